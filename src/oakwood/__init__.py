@@ -1,0 +1,13 @@
+"""Oakwood: play, simulate and study S'Quarrels, Barrell and Nutty Squirrels of the Oakwood Forest.
+
+>>> import oakwood
+>>> game = oakwood.load("squarrels", target_score=30)
+>>> state = game.new_state(players=4, seed=7)
+"""
+
+from __future__ import annotations
+
+from .engine import Decision, Game, Replay, State, game_names, load
+
+__all__ = ["Decision", "Game", "Replay", "State", "game_names", "load"]
+__version__ = "0.1.0"

@@ -1,0 +1,49 @@
+"""The game-agnostic kernel: states, decisions, actions and their codec, randomness, events, errors."""
+
+from __future__ import annotations
+
+from .actions import ActionCodec
+from .errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidNotationError,
+    InvalidOptionError,
+    InvariantError,
+    NotYourTurnError,
+    OakwoodError,
+    UnknownGameError,
+)
+from .events import Event
+from .game import Game
+from .options import OptionInfo, Options, option
+from .registry import game_class, game_names, load, register
+from .replay import Replay
+from .rng import Rng
+from .state import Decision, State
+
+__all__ = [
+    "ActionCodec",
+    "Decision",
+    "Event",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidNotationError",
+    "InvalidOptionError",
+    "InvariantError",
+    "NotYourTurnError",
+    "OakwoodError",
+    "OptionInfo",
+    "Options",
+    "Replay",
+    "Rng",
+    "State",
+    "UnknownGameError",
+    "game_class",
+    "game_names",
+    "load",
+    "option",
+    "register",
+]

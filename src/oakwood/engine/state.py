@@ -1,0 +1,267 @@
+"""The game-agnostic State contract.
+
+A :class:`State` is the whole truth of one match. Its public methods check their input (the right seat, a
+legal action, a game still running) and then call underscore hooks that each game implements. Nothing
+outside a game's own package ever reads the hooks or the state's fields: players, bots, logs and RL
+observations receive only :meth:`State.observe`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Self
+
+from .errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
+from .events import Chain, Event, chain_from, chain_items
+from .rng import Rng
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .replay import Replay
+
+Action = Hashable
+
+
+class Decision(StrEnum):
+    """What kind of decision the seats in ``to_act()`` face."""
+
+    TURN = "turn"  # one seat acts
+    COMMIT = "commit"  # every listed seat chooses; choices stay hidden until the last one is in
+    RACE = "race"  # the first `slap` applied wins; `pass` drops out
+    NONE = "none"  # the game is over
+
+
+class State(ABC):
+    """One match in progress. Games subclass it and implement the underscore hooks."""
+
+    game: Game[Any]
+    num_players: int
+    rng: Rng
+    # Persistent chains (see events.py): cloning shares them, appending is O(1).
+    _log: Chain
+    _history: Chain
+    _start: str | None  # notation of the position the history starts from; None = a fresh deal
+    _seed: int
+    record_events: bool
+
+    def _init_base(self, game: Game[Any], num_players: int, seed: int, start: str | None = None) -> None:
+        """Set the fields every state has; games call this from their constructors."""
+        self.game = game
+        self.num_players = num_players
+        self.rng = Rng(seed)
+        self._seed = seed
+        self._log = None
+        self._history = None
+        self._start = start
+        self.record_events = True
+
+    def _copy_base_into(self, twin: State) -> None:
+        """Copy the base fields into a clone (the chains are shared, the generator is copied)."""
+        twin.game = self.game
+        twin.num_players = self.num_players
+        twin.rng = self.rng.clone()
+        twin._seed = self._seed
+        twin._log = self._log
+        twin._history = self._history
+        twin._start = self._start
+        twin.record_events = self.record_events
+
+    # ------------------------------------------------------------------ hooks games implement
+    @abstractmethod
+    def _to_act(self) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def _decision(self) -> Decision: ...
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> Sequence[Action]: ...
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None: ...
+
+    @abstractmethod
+    def _is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def _scores(self) -> list[float]: ...
+
+    @abstractmethod
+    def _winners(self) -> list[int]: ...
+
+    @abstractmethod
+    def _observe(self, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _determinize(self, seat: int, rng: Rng) -> Self: ...
+
+    @abstractmethod
+    def _clone(self) -> Self: ...
+
+    @abstractmethod
+    def to_notation(self) -> str:
+        """The position in the game's notation; ``game.from_notation`` rebuilds it exactly."""
+
+    @abstractmethod
+    def _check_invariants(self) -> None:
+        """Raise :class:`InvariantError` if the state is inconsistent (conservation of every component)."""
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal for ``seat`` now; games refine it."""
+        return f"{action} is not legal now"
+
+    # ------------------------------------------------------------------ public, checked API
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (several at a commit or race decision, none when terminal)."""
+        return self._to_act()
+
+    @property
+    def decision(self) -> Decision:
+        """``turn``, ``commit``, ``race`` or ``none`` (terminal)."""
+        return self._decision()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        if seat not in self._to_act():
+            self._check_seat_number(seat)
+            return []
+        return list(self._legal_actions(seat))
+
+    def legal_mask(self, seat: int) -> list[bool]:
+        """A boolean per codec index, true where the action is legal for ``seat`` now."""
+        return self.game.codec.mask(self.legal_actions(seat))
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Validate and perform ``seat``'s ``action``.
+
+        Raises :class:`GameOverError`, :class:`NotYourTurnError`, :class:`InvalidActionError` (not an
+        action of this game) or :class:`IllegalActionError` (with the reason) and leaves the state untouched.
+        """
+        if self._is_terminal():
+            raise GameOverError("the game is over; no more actions are accepted")
+        if seat not in self._to_act():
+            self._check_seat_number(seat)
+            waiting = ", ".join(f"P{s + 1}" for s in self._to_act())
+            raise NotYourTurnError(f"P{seat + 1} may not act now; waiting for {waiting}")
+        if action not in self._legal_actions(seat):
+            if action not in self.game.codec.index:
+                raise InvalidActionError(f"{action!r} is not an action of {self.game.name}")
+            raise IllegalActionError(self._why_illegal(seat, action))
+        self._apply(seat, action)
+        self._history = ((seat, action), self._history)
+
+    def apply_index(self, seat: int, index: int) -> None:
+        """:meth:`apply` for an action given by its codec integer."""
+        self.apply(seat, self.game.codec.decode(index))
+
+    def is_terminal(self) -> bool:
+        """Whether the match is over."""
+        return self._is_terminal()
+
+    def scores(self) -> list[float]:
+        """Game points per seat (running totals before the end)."""
+        return self._scores()
+
+    def winners(self) -> list[int]:
+        """The winning seats (several on a shared win); empty before the end."""
+        return self._winners() if self._is_terminal() else []
+
+    def returns(self) -> list[float]:
+        """Win share per seat: 1 to a sole winner, split on ties, 0 otherwise (all 0 before the end)."""
+        out = [0.0] * self.num_players
+        winners = self.winners()
+        for seat in winners:
+            out[seat] = 1.0 / len(winners)
+        return out
+
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` knows (``None``: a spectator), as JSON-ready data. The only view ever sent out."""
+        if seat is not None:
+            self._check_seat_number(seat)
+        return self._observe(seat)
+
+    def determinize(self, seat: int, rng: random.Random | Rng) -> Self:
+        """A full state consistent with ``observe(seat)``, everything hidden from ``seat`` re-sampled."""
+        self._check_seat_number(seat)
+        return self._determinize(seat, Rng.from_random(rng))
+
+    def clone(self) -> Self:
+        """An independent copy; changing one never changes the other."""
+        return self._clone()
+
+    def check_invariants(self) -> None:
+        """Raise :class:`InvariantError` if a game invariant is broken (used by the conformance kit)."""
+        self._check_invariants()
+
+    # ------------------------------------------------------------------ events and history
+    def log(self, event: Event) -> None:
+        """Append an event to the log (games call this; skipped when ``record_events`` is off)."""
+        if self.record_events:
+            self._log = (event, self._log)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, oldest first (hidden parts included: use :meth:`events_seen_by` to show)."""
+        return chain_items(self._log)
+
+    def events_seen_by(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events from index ``since`` on, each in the form ``seat`` may see."""
+        return [event.view(seat) for event in chain_items(self._log)[since:]]
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """Every ``(seat, action)`` applied since the start position."""
+        return chain_items(self._history)
+
+    def replay(self) -> Replay:
+        """The replay record that reproduces this state from its start."""
+        from .replay import Replay
+
+        codec = self.game.codec
+        return Replay(
+            game=self.game.name,
+            options=self.game.options.to_dict(),
+            players=self.num_players,
+            seed=self._seed,
+            actions=[(seat, codec.encode(action)) for seat, action in self.history],
+            start=self._start,
+        )
+
+    # ------------------------------------------------------------------ serialisation
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON types; ``game.from_json`` restores it exactly."""
+        codec = self.game.codec
+        return {
+            "format": 1,
+            "game": self.game.name,
+            "options": self.game.options.to_dict(),
+            "players": self.num_players,
+            "seed": self._seed,
+            "start": self._start,
+            "notation": self.to_notation(),
+            "history": [[seat, codec.encode(action)] for seat, action in self.history],
+            "events": [event.to_json() for event in self.events],
+        }
+
+    def _restore_base(self, data: dict[str, Any]) -> None:
+        """Restore the log and history saved by :meth:`to_json` (used by ``Game.from_json``)."""
+        codec = self.game.codec
+        self._seed = int(data["seed"])
+        self._start = data.get("start")
+        self._history = chain_from([(int(seat), codec.decode(int(i))) for seat, i in data["history"]])
+        self._log = chain_from([Event.from_json(e) for e in data["events"]])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.game.options.changed().items())
+        return f"oakwood.load({self.game.name!r}{options}).from_notation({self.to_notation()!r})"
+
+    def _check_seat_number(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise NotYourTurnError(f"there is no seat {seat!r} in a {self.num_players}-player game")
