@@ -1,0 +1,46 @@
+"""The S'Quarrels Game object: options, codec, dealing, notation and text rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from oakwood.engine import Game, State
+
+from . import render
+from .actions import ALL_ACTIONS, Action
+from .notation import read
+from .options import SQuarrelsOptions
+from .state import SQuarrelsState
+
+
+class SQuarrels(Game[SQuarrelsOptions]):
+    """S'Quarrels: store sets of acorns before Winter, over rounds to a target score (2–6 players)."""
+
+    name: ClassVar[str] = "squarrels"
+    title: ClassVar[str] = "S'Quarrels"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options_class: ClassVar[type[SQuarrelsOptions]] = SQuarrelsOptions
+    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.squarrels.heuristic:SQuarrelsHeuristic"}
+
+    def _all_actions(self) -> Sequence[Hashable]:
+        return ALL_ACTIONS
+
+    def _new_state(self, players: int, seed: int) -> State:
+        return SQuarrelsState(self, players, seed)
+
+    def _from_notation(self, text: str) -> State:
+        return read(self, text)
+
+    def render(self, observation: Mapping[str, Any]) -> str:
+        """The table as seen in ``observation``, in plain text."""
+        return render.render(observation)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """One English line for an event view."""
+        return render.describe_event(event)
+
+    def describe_action(self, action: Hashable) -> str:
+        """A short explanation of an action for menus."""
+        return render.describe_action(action) if isinstance(action, Action) else str(action)

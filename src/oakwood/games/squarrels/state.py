@@ -1,0 +1,714 @@
+"""S'Quarrels rules, top to bottom like the rulebook (RULINGS §1.2 state machine; ruling ids cited).
+
+Hands, the Hoard Pile and Discard are count vectors over card kinds: identical cards are interchangeable.
+The Deck is a list whose end is its top. Seats are 0-based here; people see them as P1…Pn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, Self
+
+from oakwood.engine import Decision, Event, InvariantError, Rng, State
+
+from . import actions as A
+from .actions import Action
+from .cards import (
+    ALL_KINDS,
+    COUNTS,
+    GOLDEN,
+    HAND_KINDS,
+    HAND_LIMIT,
+    NAMES,
+    ROTTEN,
+    SET_SIZE,
+    SPECIAL_BONUS,
+    WINTER,
+    full_deck,
+)
+from .cards import AMBUSH as AMBUSH_CARD
+from .cards import HOARD as HOARD_CARD
+from .cards import QUARREL as QUARREL_CARD
+
+if TYPE_CHECKING:
+    from .game import SQuarrels
+    from .options import SQuarrelsOptions
+
+# Phases of the state machine.
+MUST_DRAW: Final = "must_draw"  # the mandatory first draw of a turn (SQ-3)
+DRAWING: Final = "drawing"  # optional draws while the hand holds fewer than 7; store or discard end drawing
+STORING: Final = "storing"  # drawing closed: store sets, then discard
+QUARREL: Final = "quarrel"  # commit decision among the Quarrel's live players
+RACE: Final = "race"  # the Hoard race (a race, or a commit in the random / seat_order modes)
+OVER: Final = "over"
+PHASES: Final = (MUST_DRAW, DRAWING, STORING, QUARREL, RACE, OVER)
+
+_SEATS: Final = tuple((s,) for s in range(8))
+
+
+class SQuarrelsState(State):
+    """One S'Quarrels match: rounds until a player reaches the target score (or a single round)."""
+
+    game: SQuarrels
+    opts: SQuarrelsOptions
+
+    # -- zones
+    hands: list[list[int]]  # per seat: count of each hand kind (ROTTEN..GOLDEN)
+    hand_sizes: list[int]
+    storage: list[list[int]]  # per seat: stored sets; value v, or v + 10 for a set completed by the Golden
+    deck: list[int]  # top is the end
+    hoard: list[tuple[int, int]]  # (card, seat that discarded it), face down
+    discard: list[int]  # counts by card (face up)
+    golden_out: bool  # lost for the rest of the match (golden_lost_scope = match)
+    # -- match
+    totals: list[int]
+    last_round: list[int] | None
+    round_no: int
+    dealer: int
+    winners_: list[int]
+    # -- turn
+    phase: str
+    active: int
+    whirl_forced: bool
+    # -- quarrel (phase QUARREL)
+    q_drawer: int
+    q_live: tuple[int, ...]
+    q_commits: dict[int, int]
+    q_pot: list[tuple[int, int]]  # (card, seat) of every revealed play
+    # -- hoard race (phase RACE)
+    r_drawer: int
+    r_eligible: tuple[int, ...]
+    r_passed: list[int]
+    r_commits: dict[int, bool]  # commit modes: seat → slapped
+
+    # ================================================================== construction
+    def __init__(self, game: SQuarrels, num_players: int, seed: int, *, deal: bool = True) -> None:
+        self._init_base(game, num_players, seed)
+        self.opts = game.options
+        n = num_players
+        self.hands = [[0] * HAND_KINDS for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.storage = [[] for _ in range(n)]
+        self.deck = []
+        self.hoard = []
+        self.discard = [0] * ALL_KINDS
+        self.golden_out = False
+        self.totals = [0] * n
+        self.last_round = None
+        self.round_no = 0
+        self.dealer = 0
+        self.winners_ = []
+        self.phase = MUST_DRAW
+        self.active = 0
+        self.whirl_forced = False
+        self._clear_quarrel()
+        self._clear_race()
+        self._cache_seat = -1
+        self._cache: Sequence[Action] = ()
+        if deal:
+            self.dealer = self.rng.randbelow(n)  # SQ-19: the first dealer is random
+            self.log(Event("match_start", {"players": n, "dealer": self.dealer}))
+            self._start_round()
+
+    def _clear_quarrel(self) -> None:
+        self.q_drawer = -1
+        self.q_live = ()
+        self.q_commits = {}
+        self.q_pot = []
+
+    def _clear_race(self) -> None:
+        self.r_drawer = -1
+        self.r_eligible = ()
+        self.r_passed = []
+        self.r_commits = {}
+
+    def _clone(self) -> Self:
+        twin = self.__class__.__new__(self.__class__)
+        self._copy_base_into(twin)
+        twin.opts = self.opts
+        twin.hands = [h[:] for h in self.hands]
+        twin.hand_sizes = self.hand_sizes[:]
+        twin.storage = [s[:] for s in self.storage]
+        twin.deck = self.deck[:]
+        twin.hoard = self.hoard[:]
+        twin.discard = self.discard[:]
+        twin.golden_out = self.golden_out
+        twin.totals = self.totals[:]
+        twin.last_round = None if self.last_round is None else self.last_round[:]
+        twin.round_no = self.round_no
+        twin.dealer = self.dealer
+        twin.winners_ = self.winners_[:]
+        twin.phase = self.phase
+        twin.active = self.active
+        twin.whirl_forced = self.whirl_forced
+        twin.q_drawer = self.q_drawer
+        twin.q_live = self.q_live
+        twin.q_commits = dict(self.q_commits)
+        twin.q_pot = self.q_pot[:]
+        twin.r_drawer = self.r_drawer
+        twin.r_eligible = self.r_eligible
+        twin.r_passed = self.r_passed[:]
+        twin.r_commits = dict(self.r_commits)
+        twin._cache_seat = self._cache_seat
+        twin._cache = self._cache
+        return twin
+
+    # ================================================================== small helpers
+    def _left(self, seat: int) -> int:
+        return (seat + 1) % self.num_players
+
+    def _give(self, seat: int, card: int) -> None:
+        self.hands[seat][card] += 1
+        self.hand_sizes[seat] += 1
+
+    def _take(self, seat: int, card: int) -> None:
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
+
+    def _hand_list(self, seat: int) -> list[int]:
+        return [card for card, count in enumerate(self.hands[seat]) for _ in range(count)]
+
+    def _clockwise_from(self, seat: int) -> list[int]:
+        n = self.num_players
+        return [(seat + i) % n for i in range(n)]
+
+    # ================================================================== ROUND_SETUP (rulebook "GAME SETUP")
+    def _start_round(self) -> None:
+        """Full deck (SQ-17), shuffle, deal 7 from the dealer's left, replace Action cards (SQ-2)."""
+        n = self.num_players
+        self.round_no += 1
+        self.deck = full_deck(include_golden=not self.golden_out)
+        self.rng.shuffle(self.deck)
+        self.hands = [[0] * HAND_KINDS for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.storage = [[] for _ in range(n)]
+        self.hoard = []
+        self.discard = [0] * ALL_KINDS
+        order = self._clockwise_from(self._left(self.dealer))
+        aside: list[int] = []
+        missing = [0] * n
+        for _ in range(HAND_LIMIT):
+            for seat in order:
+                card = self.deck.pop()
+                if card < HAND_KINDS:
+                    self._give(seat, card)
+                else:
+                    aside.append(card)
+                    missing[seat] += 1
+        for seat in order:  # the replacement loop, in seat order
+            while missing[seat]:
+                card = self.deck.pop()
+                if card < HAND_KINDS:
+                    self._give(seat, card)
+                    missing[seat] -= 1
+                else:
+                    aside.append(card)
+        reshuffled = WINTER in aside
+        if reshuffled:
+            if self.opts.setup_winter_reshuffle == "all_setup_discards":  # SQ-2 (a)
+                self.deck.extend(aside)
+            else:  # SQ-2 (b): only Winter goes back
+                self.deck.append(WINTER)
+                for card in aside:
+                    if card != WINTER:
+                        self.discard[card] += 1
+            self.rng.shuffle(self.deck)
+        else:
+            for card in aside:
+                self.discard[card] += 1
+        self.log(
+            Event(
+                "round_start",
+                {
+                    "round": self.round_no,
+                    "dealer": self.dealer,
+                    "set_aside": [NAMES[c] for c in sorted(aside)],
+                    "winter_reshuffle": reshuffled,
+                },
+            )
+        )
+        self._begin_turn(self._left(self.dealer))
+
+    # ================================================================== TURN
+    def _begin_turn(self, seat: int) -> None:
+        self.active = seat
+        self.phase = MUST_DRAW
+        self.whirl_forced = False
+        self.log(Event("turn", {"seat": seat}))
+
+    def _end_turn(self) -> None:
+        self._begin_turn(self._left(self.active))
+
+    def _enter_storing(self, seat: int) -> None:
+        """Drawing is closed: ``seat`` may store, then discards. An empty hand has nothing to do."""
+        self.active = seat
+        self.phase = STORING
+        if self.hand_sizes[seat] == 0 and not self._can_store(seat):
+            self._end_turn()  # "You do not have to discard IF you have no cards left in your hand."
+
+    def _can_store(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        return any(hand[v] >= SET_SIZE for v in range(1, GOLDEN))
+
+    def _draw(self, seat: int) -> None:
+        """Draw the top card: Number/Special to hand; an Action goes to Discard and resolves (SQ-4)."""
+        card = self.deck.pop()
+        if card < HAND_KINDS:
+            self._give(seat, card)
+            self.log(Event("draw", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+            if self.phase == MUST_DRAW:
+                self.phase = DRAWING
+            return
+        self.discard[card] += 1
+        self.log(Event("draw_action", {"seat": seat, "card": NAMES[card]}))
+        if card == WINTER:  # SQ-15: the round ends at once
+            self._end_round()
+        elif card == QUARREL_CARD:
+            self._start_quarrel(seat)
+        elif card == HOARD_CARD:
+            self._start_hoard(seat)
+        elif card == AMBUSH_CARD:
+            self._ambush(seat)
+        else:
+            self._whirlwind(seat)
+
+    def _store(self, seat: int, value: int, wild: bool) -> None:
+        """Lay down a set of three equal Number cards (or two and the Golden under SQ-8's variant)."""
+        hand = self.hands[seat]
+        if wild:
+            hand[value] -= 2
+            hand[GOLDEN] -= 1
+            self.storage[seat].append(value + 10)
+        else:
+            hand[value] -= SET_SIZE
+            self.storage[seat].append(value)
+        self.hand_sizes[seat] -= SET_SIZE
+        self.log(Event("store", {"seat": seat, "value": value, "with_golden": wild}))
+        self.phase = STORING  # SQ-3: storing closes drawing
+        if self.hand_sizes[seat] == 0:
+            self._end_turn()
+
+    def _discard_to_hoard(self, seat: int, card: int) -> None:
+        self._take(seat, card)
+        self.hoard.append((card, seat))
+        self.log(Event("discard", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+        self._end_turn()
+
+    # ================================================================== QUARREL (SQ-5, SQ-6, SQ-7)
+    def _start_quarrel(self, drawer: int) -> None:
+        self._clear_quarrel()
+        self.q_drawer = drawer
+        self.q_live = tuple(s for s in self._clockwise_from(drawer) if self.hand_sizes[s] > 0)
+        self.phase = QUARREL
+        if not self.q_live:  # nobody holds a card: nothing to fight over
+            self._quarrel_drawn()
+
+    def _quarrel_commit(self, seat: int, card: int) -> None:
+        self._take(seat, card)
+        self.q_commits[seat] = card
+        self.log(Event("quarrel_commit", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+        if len(self.q_commits) == len(self.q_live):
+            self._quarrel_reveal()
+
+    def _quarrel_reveal(self) -> None:
+        plays = [(seat, self.q_commits[seat]) for seat in self.q_live]
+        self.q_commits = {}
+        for seat, card in plays:
+            self.q_pot.append((card, seat))
+        best = max(card for _, card in plays)
+        top = [seat for seat, card in plays if card == best]
+        self.log(Event("quarrel_reveal", {"plays": {str(s): NAMES[c] for s, c in plays}, "tied": len(top) > 1}))
+        if len(top) == 1:
+            self._quarrel_won(top[0])
+            return
+        mode = self.opts.quarrel_exhaustion
+        holding = tuple(s for s in top if self.hand_sizes[s] > 0)
+        if not holding or (mode == "any_out_draws" and len(holding) < len(top)):
+            self._quarrel_drawn()
+        elif len(holding) == 1 and mode == "drop_out":  # SQ-6 (a): a lone survivor wins without playing
+            self._quarrel_won(holding[0])
+        else:
+            self.q_live = holding  # the tied players play again (a lone survivor too, under survivor_plays)
+
+    def _quarrel_won(self, winner: int) -> None:
+        # The Golden always wins the comparison it is played in, so if it is in the pot its player is the
+        # winner and played it in this final comparison; an empty hand now means it was their last card.
+        golden_was_last = self.hand_sizes[winner] == 0
+        for card, _ in self.q_pot:
+            if card == GOLDEN and not golden_was_last:
+                self.discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
+                if self.opts.golden_lost_scope == "match":
+                    self.golden_out = True
+            else:
+                self._give(winner, card)  # …unless it was its player's last card
+        self.log(Event("quarrel_won", {"seat": winner, "cards": sorted(NAMES[c] for c, _ in self.q_pot)}))
+        self._clear_quarrel()
+        if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
+            self.active = winner
+            self.phase = DRAWING
+        else:
+            self._enter_storing(winner)
+
+    def _quarrel_drawn(self) -> None:
+        """SQ-6: every card goes back to its owner; the drawer stores and discards."""
+        for card, seat in self.q_pot:
+            self._give(seat, card)
+        self.log(Event("quarrel_drawn", {}))
+        drawer = self.q_drawer
+        self._clear_quarrel()
+        self._enter_storing(drawer)
+
+    # ================================================================== HOARD (SQ-11, SQ-12, SQ-12b)
+    def _start_hoard(self, drawer: int) -> None:
+        if not self.hoard and self.opts.hoard_empty_skips:
+            self.log(Event("hoard_skipped", {}))
+            self._enter_storing(drawer)
+            return
+        order = self._clockwise_from(self._left(drawer))
+        eligible = tuple(s for s in order if s != drawer or self.opts.hoard_drawer_may_race)
+        self._clear_race()
+        self.r_drawer = drawer
+        self.r_eligible = eligible
+        if len(eligible) == 1:  # two players: the single eligible player wins automatically
+            self._hoard_won(eligible[0])
+            return
+        self.phase = RACE
+        self.log(Event("race_open", {"drawer": drawer, "eligible": list(eligible), "mode": self.opts.hoard_race}))
+
+    def _race_answer(self, seat: int, slap: bool) -> None:
+        if self.opts.hoard_race == "realtime":
+            if slap:
+                self._hoard_won(seat)
+                return
+            self.r_passed.append(seat)
+            self.log(Event("race_pass", {"seat": seat}))
+            if len(self.r_passed) == len(self.r_eligible):
+                self._hoard_declined()
+            return
+        self.r_commits[seat] = slap
+        self.log(Event("race_commit", {"seat": seat}, {"slap": slap}, frozenset((seat,))))
+        if len(self.r_commits) < len(self.r_eligible):
+            return
+        slappers = [s for s in self.r_eligible if self.r_commits[s]]
+        if not slappers:
+            self._hoard_declined()
+        elif self.opts.hoard_race == "random":
+            self._hoard_won(self.rng.choice(slappers))
+        else:  # seat_order: the first slapper clockwise from the drawer's left
+            self._hoard_won(slappers[0])
+
+    def _hoard_won(self, winner: int) -> None:
+        """The winner takes the whole pile (only they see it), then may draw while under 7 cards."""
+        taken = [card for card, _ in self.hoard]
+        for card in taken:
+            self._give(winner, card)
+        self.hoard = []
+        self.log(
+            Event(
+                "hoard_won",
+                {"seat": winner, "count": len(taken)},
+                {"cards": sorted(NAMES[c] for c in taken)},
+                frozenset((winner,)),
+            )
+        )
+        self._clear_race()
+        self.active = winner
+        self.phase = DRAWING
+
+    def _hoard_declined(self) -> None:
+        """SQ-12b: nobody slapped; the drawer stores and discards as after a drawn Quarrel."""
+        self.log(Event("race_declined", {}))
+        drawer = self.r_drawer
+        self._clear_race()
+        self._enter_storing(drawer)
+
+    # ================================================================== AMBUSH (SQ-13) and WHIRLWIND (SQ-14)
+    def _ambush(self, taker: int) -> None:
+        for victim in self._clockwise_from(self._left(taker)):
+            if victim == taker or self.hand_sizes[victim] == 0:
+                continue
+            pick = self.rng.randbelow(self.hand_sizes[victim])
+            hand = self.hands[victim]
+            card = 0
+            while pick >= hand[card]:
+                pick -= hand[card]
+                card += 1
+            self._take(victim, card)
+            self._give(taker, card)
+            self.log(
+                Event("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, frozenset((taker, victim)))
+            )
+        self._enter_storing(taker)
+
+    def _whirlwind(self, drawer: int) -> None:
+        pool: list[int] = []
+        for seat in range(self.num_players):
+            pool.extend(self._hand_list(seat))
+        self.rng.shuffle(pool)
+        n = self.num_players
+        self.hands = [[0] * HAND_KINDS for _ in range(n)]
+        self.hand_sizes = [0] * n
+        for i, card in enumerate(pool):
+            self._give((drawer + i) % n, card)
+        self.log(Event("whirlwind", {"seat": drawer, "hand_sizes": self.hand_sizes[:]}))
+        self.active = drawer
+        self.phase = DRAWING  # drawing stays open after a Whirlwind (SQ-4)
+        self.whirl_forced = self.opts.whirlwind_draw == "mandatory_to_7"
+
+    # ================================================================== ROUND_END and MATCH_END (SQ-16…19)
+    def round_score(self, seat: int) -> int:
+        """The seat's score for the current round if Winter came now."""
+        per_card = self.opts.set_scoring == "per_card"
+        total = 0
+        for entry in self.storage[seat]:
+            value = entry % 10
+            total += value * SET_SIZE if per_card else value
+        hand = self.hands[seat]
+        if hand[GOLDEN]:
+            total += SPECIAL_BONUS
+        if hand[ROTTEN]:
+            total -= SPECIAL_BONUS
+        return total
+
+    def _end_round(self) -> None:
+        n = self.num_players
+        scores = [self.round_score(s) for s in range(n)]
+        self.last_round = scores
+        for seat in range(n):
+            self.totals[seat] += scores[seat]
+        self.log(Event("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:]}))
+        if self.opts.single_round:
+            best = max(scores)
+            self._end_match([s for s in range(n) if scores[s] == best])
+            return
+        best_total = max(self.totals)
+        if best_total >= self.opts.target_score:  # SQ-18
+            leaders = [s for s in range(n) if self.totals[s] == best_total]
+            if len(leaders) == 1 or self.opts.target_tie == "shared_win":
+                self._end_match(leaders)
+                return
+        self.dealer = self._next_dealer(scores)
+        self._start_round()
+
+    def _next_dealer(self, scores: list[int]) -> int:
+        """SQ-19: the round winner; then the highest total; then nearest clockwise from the dealer's left."""
+        best = max(scores)
+        tied = [s for s in range(self.num_players) if scores[s] == best]
+        if len(tied) > 1:
+            best_total = max(self.totals[s] for s in tied)
+            tied = [s for s in tied if self.totals[s] == best_total]
+        order = self._clockwise_from(self._left(self.dealer))
+        return min(tied, key=order.index)
+
+    def _end_match(self, winners: list[int]) -> None:
+        self.winners_ = winners
+        self.phase = OVER
+        self.log(Event("match_end", {"winners": winners, "totals": self.totals[:]}))
+
+    # ================================================================== engine hooks
+    def _to_act(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == QUARREL:
+            return tuple(s for s in self.q_live if s not in self.q_commits)
+        if phase == RACE:
+            if self.opts.hoard_race == "realtime":
+                return tuple(s for s in self.r_eligible if s not in self.r_passed)
+            return tuple(s for s in self.r_eligible if s not in self.r_commits)
+        if phase == OVER:
+            return ()
+        return _SEATS[self.active]
+
+    def _decision(self) -> Decision:
+        phase = self.phase
+        if phase == QUARREL:
+            return Decision.COMMIT
+        if phase == RACE:
+            return Decision.RACE if self.opts.hoard_race == "realtime" else Decision.COMMIT
+        if phase == OVER:
+            return Decision.NONE
+        return Decision.TURN
+
+    def _legal_actions(self, seat: int) -> Sequence[Action]:
+        if seat == self._cache_seat:
+            return self._cache
+        legal = self._compute_legal(seat)
+        self._cache_seat = seat
+        self._cache = legal
+        return legal
+
+    def _compute_legal(self, seat: int) -> tuple[Action, ...]:
+        phase = self.phase
+        hand = self.hands[seat]
+        if phase == QUARREL:
+            return tuple(A.PLAY_ACTIONS[c] for c in range(HAND_KINDS) if hand[c])
+        if phase == RACE:
+            return (A.SLAP_ACTION, A.PASS_ACTION)
+        if phase == MUST_DRAW:
+            return (A.DRAW_ACTION,)
+        size = self.hand_sizes[seat]
+        out: list[Action] = []
+        if phase == DRAWING and size < HAND_LIMIT:
+            out.append(A.DRAW_ACTION)
+            if self.whirl_forced:  # whirlwind_draw = mandatory_to_7 (SQ-4)
+                return tuple(out)
+        for value in range(1, GOLDEN):
+            if hand[value] >= SET_SIZE:
+                out.append(A.STORE_ACTIONS[value - 1])
+        if self.opts.golden_wild_in_sets and hand[GOLDEN]:
+            for value in range(1, GOLDEN):
+                if hand[value] >= 2:
+                    out.append(A.STORE_WILD_ACTIONS[value - 1])
+        if size:
+            for card in self._discardable(seat):
+                out.append(A.DISCARD_ACTIONS[card])
+        else:
+            out.append(A.END_ACTION)
+        return tuple(out)
+
+    def _discardable(self, seat: int) -> list[int]:
+        """SQ-10: the Rotten only as the last card, or beside the Golden as the only two cards."""
+        hand = self.hands[seat]
+        size = self.hand_sizes[seat]
+        out = [c for c in range(1, HAND_KINDS) if hand[c]]
+        if hand[ROTTEN] and (size == 1 or (size == 2 and hand[GOLDEN] == 1)):
+            out.insert(0, ROTTEN)
+        return out
+
+    def _why_illegal(self, seat: int, action: Any) -> str:
+        if not isinstance(action, Action):
+            return f"{action!r} is not a S'Quarrels action"
+        verb, phase, hand = action.verb, self.phase, self.hands[seat]
+        if phase == MUST_DRAW and verb != A.DRAW:
+            return "you must draw one card at the start of your turn before anything else (SQ-3)"
+        if verb == A.DRAW:
+            if phase == STORING:
+                return "drawing is over for this turn: storing (or an Ambush, Quarrel or Hoard) closed it (SQ-3)"
+            if self.hand_sizes[seat] >= HAND_LIMIT:
+                return "you may draw more only while you hold fewer than 7 cards"
+        if verb in (A.STORE, A.STORE_WILD) and phase in (DRAWING, STORING):
+            if verb == A.STORE_WILD and not self.opts.golden_wild_in_sets:
+                return "the Golden Acorn is not wild in sets (SQ-8; option golden_wild_in_sets)"
+            return f"you need three {NAMES[action.card]}s in hand to store that set"
+        if verb == A.DISCARD and phase in (DRAWING, STORING):
+            if hand[action.card] == 0:
+                return f"you hold no {NAMES[action.card]} card"
+            if action.card == ROTTEN:
+                return "the Rotten Acorn may be discarded only as your last card, or beside the Golden (SQ-10)"
+        if verb == A.END:
+            return "you must discard a card to end your turn (only an empty hand ends without one)"
+        if verb == A.PLAY:
+            if phase != QUARREL:
+                return "cards are played only during a Quarrel"
+            return f"you hold no {NAMES[action.card]} card to play"
+        if verb in (A.SLAP, A.PASS):
+            return "there is no Hoard race now"
+        if self.whirl_forced:
+            return "after this Whirlwind you must draw up to 7 cards first (option whirlwind_draw)"
+        return f"{action} is not possible in the {phase.replace('_', ' ')} phase"
+
+    def _apply(self, seat: int, action: Any) -> None:
+        self._cache_seat = -1
+        verb = action.verb
+        if verb == A.DRAW:
+            self._draw(seat)
+        elif verb == A.DISCARD:
+            self._discard_to_hoard(seat, action.card)
+        elif verb == A.STORE:
+            self._store(seat, action.card, wild=False)
+        elif verb == A.PLAY:
+            self._quarrel_commit(seat, action.card)
+        elif verb == A.SLAP:
+            self._race_answer(seat, slap=True)
+        elif verb == A.PASS:
+            self._race_answer(seat, slap=False)
+        elif verb == A.STORE_WILD:
+            self._store(seat, action.card, wild=True)
+        else:  # END: an empty hand ends the turn without a discard
+            self.log(Event("end_turn", {"seat": seat}))
+            self._end_turn()
+
+    def _is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def _scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    def _winners(self) -> list[int]:
+        return list(self.winners_)
+
+    # ================================================================== information
+    def _observe(self, seat: int | None) -> dict[str, Any]:
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def _determinize(self, seat: int, rng: Rng) -> Self:
+        """Re-deal every card ``seat`` cannot see: other hands, others' pending commits, the unseen part of
+        the Hoard Pile and the Deck (Action cards can only be in the Deck)."""
+        world = self.clone()
+        others = [s for s in range(self.num_players) if s != seat]
+        pool: list[int] = []
+        for s in others:
+            pool.extend(world._hand_list(s))
+        pending = [s for s in others if s in world.q_commits]
+        pool.extend(world.q_commits[s] for s in pending)
+        unseen_hoard = [i for i, (_, owner) in enumerate(world.hoard) if owner != seat]
+        pool.extend(world.hoard[i][0] for i in unseen_hoard)
+        deck_actions = [c for c in world.deck if c >= HAND_KINDS]
+        pool.extend(c for c in world.deck if c < HAND_KINDS)
+        rng.shuffle(pool)
+        it = iter(pool)
+        for s in others:
+            size = world.hand_sizes[s]
+            world.hands[s] = [0] * HAND_KINDS
+            world.hand_sizes[s] = 0
+            for _ in range(size):
+                world._give(s, next(it))
+        for s in pending:
+            world.q_commits[s] = next(it)
+        for i in unseen_hoard:
+            world.hoard[i] = (next(it), world.hoard[i][1])
+        deck = list(it) + deck_actions
+        rng.shuffle(deck)
+        world.deck = deck
+        world.rng = Rng(rng.next_u64())  # the future is unknown too
+        world._seed = world.rng.seed
+        world._cache_seat = -1
+        return world
+
+    def _check_invariants(self) -> None:
+        counts = [0] * ALL_KINDS
+        for hand, size in zip(self.hands, self.hand_sizes, strict=True):
+            if sum(hand) != size or min(hand) < 0:
+                raise InvariantError(f"hand {hand} does not match its size {size}")
+            for card in range(HAND_KINDS):
+                counts[card] += hand[card]
+        for card in self.deck:
+            counts[card] += 1
+        for card, _ in self.hoard:
+            counts[card] += 1
+        for card in range(ALL_KINDS):
+            counts[card] += self.discard[card]
+        for sets in self.storage:
+            for entry in sets:
+                if entry > 10:
+                    counts[entry - 10] += 2
+                    counts[GOLDEN] += 1
+                else:
+                    counts[entry] += SET_SIZE
+        for card in self.q_commits.values():
+            counts[card] += 1
+        for card, _ in self.q_pot:
+            counts[card] += 1
+        expected = list(COUNTS)
+        if self.golden_out:  # lost for the match: in Discard until the round ends, then out of play
+            expected[GOLDEN] = min(self.discard[GOLDEN], 1)
+        if counts != expected:
+            raise InvariantError(f"card counts {counts} differ from the deck {expected}")
+        if WINTER not in self.deck and self.phase != OVER and self.discard[WINTER] == 0:
+            raise InvariantError("Winter left the Deck without ending the round")
+
+    def to_notation(self) -> str:
+        from .notation import write
+
+        return write(self)
