@@ -9,6 +9,8 @@ from typing import Any
 from oakwood.agents.base import Agent, PlayerView, as_choice
 from oakwood.engine import Decision, Game, Rng, State
 
+from .race import race_order
+
 #: Reaction delay assumed for an agent that answers a race without stating one (seconds).
 DEFAULT_RACE_DELAY = 0.5
 
@@ -59,7 +61,7 @@ def play_match(
             continue
         views = [PlayerView.of(state, seat) for seat in seats]  # all views taken before any answer lands
         answers = [as_choice(agents[view.seat].act(view), DEFAULT_RACE_DELAY) for view in views]
-        order = sorted(range(len(seats)), key=lambda i: (answers[i].delay, tie_rng.next_u64()))
+        order = race_order(answers, tie_rng)
         for i in order:
             seat = seats[i]
             if state.is_terminal() or state.decision is not decision:

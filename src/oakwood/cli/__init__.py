@@ -1,0 +1,1 @@
+"""The ``oakwood`` command: play, simulate, rules, games (Typer + Rich), generic over the engine contract."""

@@ -1,0 +1,368 @@
+"""Terminal play: humans and bots at one table, through the engine contract only.
+
+Every human sees only ``game.render(state.observe(seat))`` and the events ``events_seen_by(seat)``; bots get a
+``PlayerView``. With several humans (hot-seat) the screen is cleared and a "pass the device" gate hides one
+hand before the next human's screen appears. Commit decisions ask every seat in turn (nothing is revealed
+until all are in); race decisions give each human a key and resolve slaps by arrival time against the bots'
+reaction delays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.text import Text
+
+from oakwood.agents.base import Agent, Choice, PlayerView, as_choice
+from oakwood.arena.match import DEFAULT_RACE_DELAY
+from oakwood.arena.race import race_order
+from oakwood.engine import Decision, Game, OakwoodError, Rng, State
+
+from . import screens
+from .terminal import QuitGame, Terminal
+from .undo import UndoTracker
+
+#: Slap keys handed to the human seats in order: far apart on the keyboard.
+RACE_KEYS = ("a", "l", "v", "p", "q", "m")
+
+HELP = """\
+Type the number of a move or its name (for example 1, or the move's text as listed).
+  help     this help
+  board    show the board again
+  undo     take back your last move (only before anyone else acts and before anything random happens)
+  quit     leave the game
+In a race each human has a slap key (shown on screen); pressing nothing before the window closes passes."""
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Who plays a seat: a human (``agent`` None) or a bot with its name."""
+
+    kind: str
+    agent: Agent | None = None
+
+
+class PlaySession:
+    """One match played in the terminal."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        state: State,
+        seats: Sequence[SeatPlan],
+        terminal: Terminal,
+        *,
+        seed: int,
+        delay: float = 0.6,
+        race_window: float = 5.0,
+    ) -> None:
+        if len(seats) != state.num_players:
+            raise ValueError(f"{len(seats)} seats for a {state.num_players}-player game")
+        self.game = game
+        self.state = state
+        self.seats = list(seats)
+        self.term = terminal
+        self.console: Console = terminal.console
+        self.delay = delay
+        self.race_window = race_window
+        self.humans = [s for s, plan in enumerate(seats) if plan.agent is None]
+        self.hotseat = len(self.humans) > 1
+        #: whose private view announcements use: the only human, or nobody (public) in hot-seat / bots only
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.keys = {RACE_KEYS[i % len(RACE_KEYS)]: seat for i, seat in enumerate(self.humans)}
+        self.seen = {seat: 0 for seat in self.humans}  # event index each human's log starts from
+        self.announced = len(state.events)
+        self.on_screen: int | None = None  # the human whose private view is currently visible
+        self.undo = UndoTracker()
+        self.tie_rng = Rng(seed ^ 0x5EED)
+
+    # ------------------------------------------------------------------ labels
+    def label(self, seat: int) -> str:
+        """``P2 (heuristic)``, ``P1 (you)`` or, in hot-seat, ``P3 (human)``."""
+        kind = self.seats[seat].kind
+        if kind == "human" and not self.hotseat:
+            kind = "you"
+        return f"P{seat + 1} ({kind})"
+
+    # ------------------------------------------------------------------ main loop
+    def run(self) -> int:
+        """Play to the end (or until someone quits); returns the process exit code."""
+        self.intro()
+        try:
+            while not self.state.is_terminal():
+                if self.state.decision is Decision.RACE and self._slap_action() is not None:
+                    self.race()
+                else:
+                    self.act(self.next_seat())
+        except QuitGame as stop:
+            self.console.print(Text(f"Game abandoned ({stop.reason}).", style="yellow"))
+            return stop.code
+        self.final()
+        return 0
+
+    def next_seat(self) -> int:
+        """Who acts next: at a commit the bots answer first (they see nothing of the humans' choices)."""
+        seats = self.state.to_act()
+        if self.state.decision is Decision.COMMIT:
+            bots = [s for s in seats if self.seats[s].agent is not None]
+            if bots:
+                return bots[0]
+        return seats[0]
+
+    def act(self, seat: int) -> None:
+        """Let ``seat`` make one decision."""
+        agent = self.seats[seat].agent
+        if agent is None:
+            self.human_turn(seat)
+            return
+        answer = as_choice(agent.act(PlayerView.of(self.state, seat)), 0.0)
+        self.apply(seat, answer.action)
+        self.announce(seat)
+        self.term.pause(self.delay)
+
+    def apply(self, seat: int, action: Hashable) -> None:
+        """Apply an action (raises the engine's error, state untouched, when it is not allowed)."""
+        if self.seats[seat].agent is None:
+            self.undo.apply(self.state, seat, action)
+        else:
+            self.state.apply(seat, action)
+
+    # ------------------------------------------------------------------ output
+    def intro(self) -> None:
+        """The opening lines: the game, the seats, how to play."""
+        self.console.print(Rule(Text(self.game.title, style="bold green")))
+        lineup = ", ".join(self.label(s) for s in range(self.state.num_players))
+        self.console.print(Text(f"Seats: {lineup}"))
+        if self.humans:
+            self.console.print(Text("Type a move's number or name; 'help' lists the commands.", style="dim"))
+
+    def announce(self, seat: int | None) -> None:
+        """Print what happened since the last announcement, as the viewer may see it."""
+        events = self.state.events_seen_by(self.viewer, self.announced)
+        self.announced += len(events)
+        lines = [self.game.describe_event(e) for e in events]
+        bot = seat is not None and self.seats[seat].agent is not None
+        if bot and not lines:
+            lines = [f"{self.label(seat or 0)} has made its choice."]
+        for line in lines:
+            self.console.print(Text("  ▸ " if bot else "  • ", style="magenta" if bot else "dim") + Text(line))
+
+    def show_private(self, seat: int, *, heading: str) -> None:
+        """The screen of a human about to decide: board, log since their last move, scores, moves."""
+        if self.hotseat and self.on_screen != seat:
+            self.gate(seat)
+        else:
+            self.term.clear()
+        self.on_screen = seat
+        observation = self.state.observe(seat)
+        self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · {self.label(seat)}"))
+        lines = [self.game.describe_event(e) for e in self.state.events_seen_by(seat, self.seen[seat])]
+        log = screens.log_panel(lines, "Since your last move")
+        if log is not None:
+            self.console.print(log)
+        self.console.print(self._scores(observation))
+        self.console.print(Text(heading, style="bold yellow"))
+
+    def _scores(self, observation: dict[str, Any]) -> Any:
+        labels = [self.label(s) for s in range(self.state.num_players)]
+        return screens.scores_table(labels, observation["scores"], observation["to_act"])
+
+    def gate(self, seat: int) -> None:
+        """Hot-seat: hide the screen and wait until the next human has the device."""
+        self.term.clear()
+        self.console.print(
+            Panel(
+                Text(f"Pass the device to P{seat + 1} — P{seat + 1}, press Enter when ready.", style="bold"),
+                border_style="cyan",
+            )
+        )
+        self.term.read_line("")
+        self.term.clear()
+
+    def final(self) -> None:
+        """The result screen."""
+        self.term.clear()
+        self.announce(None)
+        observation = self.state.observe(self.viewer)
+        self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · game over"))
+        labels = [self.label(s) for s in range(self.state.num_players)]
+        self.console.print(screens.result_table(labels, observation["scores"], self.state.winners()))
+        winners = self.state.winners()
+        names = " and ".join(self.label(s) for s in winners)
+        verdict = f"{names} {'wins' if len(winners) == 1 else 'share the win'}!" if winners else "Nobody wins."
+        self.console.print(Text(verdict, style="bold green"))
+
+    # ------------------------------------------------------------------ human decisions
+    def human_turn(self, seat: int) -> None:
+        """Prompt a human until they make a legal move (or undo, or quit)."""
+        decision = self.state.decision
+        if decision is Decision.COMMIT:
+            heading = f"P{seat + 1}, choose in secret (revealed when everyone has chosen):"
+        else:
+            heading = f"P{seat + 1}, your move:"
+        self.show_private(seat, heading=heading)
+        legal = self.state.legal_actions(seat)
+        self.console.print(screens.moves_menu(self.game, legal))
+        while True:
+            text = self.term.read_line(f"P{seat + 1} › ").strip()
+            command = text.lower()
+            if not command:
+                continue
+            if command in ("help", "?", "h"):
+                self.console.print(Text(HELP))
+                continue
+            if command in ("quit", "exit"):
+                raise QuitGame("quit", 0)
+            if command in ("board", "b"):
+                self.show_private(seat, heading=heading)
+                self.console.print(screens.moves_menu(self.game, legal))
+                continue
+            if command == "undo":
+                if self.try_undo(seat):
+                    return
+                continue
+            action = self.parse(text, legal)
+            if action is None:
+                continue
+            before = len(self.state.events)
+            try:
+                self.apply(seat, action)
+            except OakwoodError as exc:
+                self.error(str(exc))
+                continue
+            self.seen[seat] = before
+            self.after_human(seat)
+            return
+
+    def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
+        """A move from a number or a name; prints the reason and returns None when it is not one."""
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.error(f"there is no move {number}; choose a number from 1 to {len(legal)}")
+            return None
+        try:
+            return self.game.parse_action(text)
+        except OakwoodError as exc:
+            self.error(f"{exc}; type a listed number or move, or 'help'")
+            return None
+
+    def error(self, message: str) -> None:
+        """Explain a refused input (the engine's sentence) and let the player try again."""
+        self.console.print(Text(f"✗ {message}", style="bold red"))
+
+    def after_human(self, seat: int) -> None:
+        """After a human's move: in hot-seat hide their hand unless they act again at once."""
+        state = self.state
+        again = not state.is_terminal() and state.decision is not Decision.RACE and self.next_seat() == seat
+        if self.hotseat and not again:
+            self.term.clear()
+            self.on_screen = None
+        self.announce(None if self.hotseat else seat)
+
+    def try_undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last move if that cannot leak anything; says why not otherwise."""
+        reason = self.undo.why_not(self.state, seat)
+        if reason is not None:
+            self.error(f"cannot undo: {reason}")
+            return False
+        self.state = self.undo.undo(self.state)
+        count = len(self.state.events)
+        self.announced = min(self.announced, count)
+        self.seen = {s: min(i, count) for s, i in self.seen.items()}
+        self.console.print(Text("Your last move was taken back.", style="green"))
+        return True
+
+    # ------------------------------------------------------------------ races
+    def _slap_action(self) -> Hashable | None:
+        for seat in self.state.to_act():
+            for action in self.state.legal_actions(seat):
+                if str(action) == "slap":
+                    return action
+        return None
+
+    def race(self) -> None:
+        """A race: bots answer with reaction delays, humans press their key; the earliest slap wins."""
+        state = self.state
+        seats = state.to_act()
+        slap = self._slap_action()
+        answers: dict[int, Choice] = {}
+        for seat in seats:
+            agent = self.seats[seat].agent
+            if agent is not None:
+                answers[seat] = as_choice(agent.act(PlayerView.of(state, seat)), DEFAULT_RACE_DELAY)
+        racers = [s for s in seats if self.seats[s].agent is None and slap in state.legal_actions(s)]
+        if racers:
+            bot_slaps = [c.delay for c in answers.values() if c.action == slap]
+            deadline = min([self.race_window, *bot_slaps])
+            keys = {key: seat for key, seat in self.keys.items() if seat in racers}
+            self.show_race(racers, keys)
+            hit, elapsed = self.term.race(keys, deadline, enter_passes=len(racers) == 1)
+            for seat in racers:
+                if seat == hit:
+                    answers[seat] = Choice(slap, elapsed)
+                else:
+                    answers[seat] = Choice(self._pass_action(seat), self.race_window)
+        for seat in seats:  # a human who may not slap (only pass, for example) is asked normally
+            if seat not in answers:
+                self.act(seat)
+                return
+        self.resolve(seats, [answers[s] for s in seats])
+
+    def _pass_action(self, seat: int) -> Hashable:
+        legal = self.state.legal_actions(seat)
+        for action in legal:
+            if str(action) == "pass":
+                return action
+        return legal[-1]
+
+    def resolve(self, seats: Sequence[int], answers: Sequence[Choice]) -> None:
+        """Apply the race answers in arrival order until the race is over (the first slap ends it)."""
+        for i in race_order(answers, self.tie_rng):
+            seat = seats[i]
+            if self.state.is_terminal() or self.state.decision is not Decision.RACE:
+                break
+            if seat not in self.state.to_act():
+                continue
+            if self.seats[seat].agent is None:
+                self.seen[seat] = len(self.state.events)
+            self.apply(seat, answers[i].action)
+            self.announce(seat)
+        self.term.pause(self.delay)
+
+    def show_race(self, racers: Sequence[int], keys: dict[str, int]) -> None:
+        """The race screen: the public board (or the only human's own view), and each racer's key."""
+        if self.hotseat:
+            self.term.clear()
+            self.on_screen = None
+            observation = self.state.observe(None)
+            title = f"{self.game.title} · race!"
+        else:
+            self.term.clear()
+            self.on_screen = self.viewer
+            observation = self.state.observe(self.viewer)
+            title = f"{self.game.title} · {self.label(self.viewer or 0)} · race!"
+        self.console.print(screens.board_panel(self.game, observation, title))
+        if self.viewer is not None:
+            lines = [
+                self.game.describe_event(e) for e in self.state.events_seen_by(self.viewer, self.seen[self.viewer])
+            ]
+            log = screens.log_panel(lines, "Since your last move")
+            if log is not None:
+                self.console.print(log)
+        self.console.print(self._scores(observation))
+        text = Text("RACE! ", style="bold red")
+        text.append("  ".join(f"P{seat + 1}: press [{key}]" for key, seat in keys.items()), style="bold")
+        if self.term.interactive:
+            text.append(f" within {self.race_window:g} s to slap; press nothing to pass", style="dim")
+            if len(racers) == 1:
+                text.append(" (Enter passes at once)", style="dim")
+        else:
+            text.append("  — type your key to slap, an empty line passes", style="dim")
+        self.console.print(text)
