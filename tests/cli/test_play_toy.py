@@ -73,7 +73,7 @@ def test_hot_seat_gates_between_humans_and_hides_private_draws() -> None:
         screen = re.search(r"Toy Snap · P(\d) \(human\)", line)
         if screen:
             assert screen.group(1) == current, "a human screen appeared without its gate"
-    assert "RACE! P1: press [a]  P2: press [l]" in out
+    assert "RACE! P1: press [a] · P2: press [l]" in out
     assert "Final result" in out
 
 

@@ -36,8 +36,11 @@ def find_game_class(name: str) -> type[Game[Any]]:
     """The registered class of ``name``; a game that is registered but cannot be imported is an input error."""
     try:
         return game_class(name)
-    except (ImportError, AttributeError) as exc:
-        raise CliInputError(f"the game {name!r} is registered but not available in this installation ({exc})") from None
+    except OakwoodError:
+        raise
+    except Exception as exc:  # a registered game whose package is missing or broken: say so, no traceback
+        reason = f"{type(exc).__name__}: {exc}"
+        raise CliInputError(f"the game {name!r} is registered but cannot be loaded ({reason})") from None
 
 
 def load_game(name: str, option_pairs: Sequence[str]) -> Game[Any]:

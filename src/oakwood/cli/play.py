@@ -76,9 +76,12 @@ class PlaySession:
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.keys = {RACE_KEYS[i % len(RACE_KEYS)]: seat for i, seat in enumerate(self.humans)}
         self.seen = {seat: 0 for seat in self.humans}  # event index each human's log starts from
+        self.public_seen = 0  # event index of the last human move: where the public race log starts
         self.announced = len(state.events)
         self.on_screen: int | None = None  # the human whose private view is currently visible
         self.undo = UndoTracker()
+        self.seen_before: list[tuple[int, int]] = []  # (seat, its log start) before each human move, for undo
+        self.notice: Text | None = None  # a message for the next screen (it would be cleared otherwise)
         self.tie_rng = Rng(seed ^ 0x5EED)
 
     # ------------------------------------------------------------------ labels
@@ -102,6 +105,9 @@ class PlaySession:
         except QuitGame as stop:
             self.console.print(Text(f"Game abandoned ({stop.reason}).", style="yellow"))
             return stop.code
+        except KeyboardInterrupt:
+            self.console.print(Text("\nGame interrupted.", style="yellow"))
+            return 130
         self.final()
         return 0
 
@@ -166,6 +172,9 @@ class PlaySession:
         if log is not None:
             self.console.print(log)
         self.console.print(self._scores(observation))
+        if self.notice is not None:
+            self.console.print(self.notice)
+            self.notice = None
         self.console.print(Text(heading, style="bold yellow"))
 
     def _scores(self, observation: dict[str, Any]) -> Any:
@@ -174,7 +183,8 @@ class PlaySession:
 
     def gate(self, seat: int) -> None:
         """Hot-seat: hide the screen and wait until the next human has the device."""
-        self.term.clear()
+        if self.on_screen is not None:  # someone's hand is visible: hide it first (public lines may stay)
+            self.term.clear()
         self.console.print(
             Panel(
                 Text(f"Pass the device to P{seat + 1} — P{seat + 1}, press Enter when ready.", style="bold"),
@@ -235,7 +245,9 @@ class PlaySession:
             except OakwoodError as exc:
                 self.error(str(exc))
                 continue
+            self.seen_before.append((seat, self.seen[seat]))
             self.seen[seat] = before
+            self.public_seen = before
             self.after_human(seat)
             return
 
@@ -275,8 +287,13 @@ class PlaySession:
         self.state = self.undo.undo(self.state)
         count = len(self.state.events)
         self.announced = min(self.announced, count)
+        if self.seen_before and self.seen_before[-1][0] == seat:
+            self.seen[seat] = self.seen_before.pop()[1]
         self.seen = {s: min(i, count) for s, i in self.seen.items()}
-        self.console.print(Text("Your last move was taken back.", style="green"))
+        self.notice = Text("↶ Your last move was taken back.", style="bold green")
+        if not self.term.interactive:
+            self.console.print(self.notice)
+            self.notice = None
         return True
 
     # ------------------------------------------------------------------ races
@@ -349,18 +366,16 @@ class PlaySession:
             observation = self.state.observe(self.viewer)
             title = f"{self.game.title} · {self.label(self.viewer or 0)} · race!"
         self.console.print(screens.board_panel(self.game, observation, title))
-        if self.viewer is not None:
-            lines = [
-                self.game.describe_event(e) for e in self.state.events_seen_by(self.viewer, self.seen[self.viewer])
-            ]
-            log = screens.log_panel(lines, "Since your last move")
-            if log is not None:
-                self.console.print(log)
+        start = self.seen[self.viewer] if self.viewer is not None else self.public_seen
+        lines = [self.game.describe_event(e) for e in self.state.events_seen_by(self.viewer, start)]
+        log = screens.log_panel(lines, "Since your last move" if self.viewer is not None else "What just happened")
+        if log is not None:
+            self.console.print(log)
         self.console.print(self._scores(observation))
         text = Text("RACE! ", style="bold red")
-        text.append("  ".join(f"P{seat + 1}: press [{key}]" for key, seat in keys.items()), style="bold")
+        text.append(" · ".join(f"P{seat + 1}: press [{key}]" for key, seat in keys.items()), style="bold")
         if self.term.interactive:
-            text.append(f" within {self.race_window:g} s to slap; press nothing to pass", style="dim")
+            text.append(f" — within {self.race_window:g} s to slap; press nothing to pass", style="dim")
             if len(racers) == 1:
                 text.append(" (Enter passes at once)", style="dim")
         else:

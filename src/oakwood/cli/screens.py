@@ -7,7 +7,7 @@ from typing import Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -50,18 +50,25 @@ def scores_table(labels: Sequence[str], scores: Sequence[float], to_act: Sequenc
 
 
 def moves_menu(game: Game[Any], legal: Sequence[Hashable]) -> RenderableType:
-    """The legal moves, numbered from 1, with the game's description when it adds something."""
+    """The legal moves, numbered from 1, with the game's description when it adds something.
+
+    Up to 12 moves are a table (number, move, description); more are packed into columns of ``n move``.
+    """
+    if len(legal) <= 12:
+        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
+        table.add_column(justify="right", style="bold cyan", no_wrap=True)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(style="dim")
+        for number, action in enumerate(legal, start=1):
+            described = game.describe_action(action)
+            table.add_row(str(number), str(action), described if described != str(action) else "")
+        return table
     items = []
     for number, action in enumerate(legal, start=1):
         text = Text()
         text.append(f"{number:>2} ", style="bold cyan")
         text.append(str(action), style="bold")
-        described = game.describe_action(action)
-        if described and described != str(action):
-            text.append(f"  {described}", style="dim")
         items.append(text)
-    if len(items) <= 8:
-        return Group(*items)
     return Columns(items, padding=(0, 3), column_first=True)
 
 
