@@ -1,0 +1,90 @@
+"""The Barrell game: ruleset, action codec, end-of-battle stage order and rendering hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+from oakwood.engine import Game
+
+from .actions import ALL_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
+from .cards import cards_of
+from .options import BarrellOptions
+from .state import BarrellState
+
+_PLAY_CACHE_LIMIT = 200_000
+
+
+class Barrell(Game[BarrellOptions]):
+    """Barrell: best of three battles of face-down cards, hearts, Queens, Kings, Jacks and Jokers."""
+
+    name: ClassVar[str] = "barrell"
+    title: ClassVar[str] = "Barrell"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    options_class: ClassVar[type[BarrellOptions]] = BarrellOptions
+    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.barrell.heuristic:BarrellHeuristic"}
+
+    def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
+        super().__init__(options, **values)
+        self._play_cache: dict[int, tuple[Action, ...]] = {}
+
+    @cached_property
+    def stages(self) -> tuple[str, ...]:
+        """The end-of-battle stages in order (RULINGS §2.2 E1–E11, moved by BR-10 and BR-12 variants)."""
+        options = self.options
+        stages = ["reveal"]
+        if options.joker_timing == "at_reveal":
+            stages.append("jokers")  # E2
+        stages += ["hearts", "queens"]  # E3, E4
+        if options.joker_timing == "after_provisional_score":
+            stages.append("jokers")
+        if options.kh_timing == "before_scoring":
+            stages.append("kh")
+        stages.append("score")  # E5–E6 (and E11 when decided)
+        if options.kh_timing == "after_scoring":
+            stages.append("kh")  # E7
+        stages += ["discard", "ks", "draw"]  # E8, E9, E10–E11
+        return tuple(stages)
+
+    def play_actions(self, hand: int) -> tuple[Action, ...]:
+        """The legal plays for a hand mask (every card, then ``pass``), cached per hand."""
+        cached = self._play_cache.get(hand)
+        if cached is None:
+            if len(self._play_cache) >= _PLAY_CACHE_LIMIT:
+                self._play_cache.clear()
+            cached = (*(PLAY_ACTIONS[c] for c in cards_of(hand)), PASS_ACTION)
+            self._play_cache[hand] = cached
+        return cached
+
+    def _all_actions(self) -> Sequence[Hashable]:
+        return ALL_ACTIONS
+
+    def _new_state(self, players: int, seed: int) -> BarrellState:
+        state = BarrellState.empty(self, players, seed)
+        state.deal()
+        return state
+
+    def _from_notation(self, text: str) -> BarrellState:
+        from .notation import parse
+
+        return parse(self, text)
+
+    def render(self, observation: Mapping[str, Any]) -> str:
+        """A plain-text picture of an observation."""
+        from .render import render
+
+        return render(observation)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """One English line per event view."""
+        from .render import describe_event
+
+        return describe_event(event)
+
+    def describe_action(self, action: Hashable) -> str:
+        """A short explanation of an action for menus."""
+        from .render import describe_action
+
+        return describe_action(action)
