@@ -72,7 +72,7 @@ def check_step_basics(state: State) -> None:
         assert [i for i, ok in enumerate(mask) if ok] == indices
     for seat in range(state.num_players):
         if seat not in seats:
-            assert state.legal_actions(seat) == []
+            assert state.legal_actions(seat) == ()
     state.check_invariants()
 
 

@@ -20,7 +20,7 @@ class PlayerView:
 
     seat: int
     observation: dict[str, Any]
-    legal_actions: list[Hashable]
+    legal_actions: tuple[Hashable, ...]
     game: Game[Any]
     decision: Decision
     _sampler: Callable[[random.Random | Rng], State] = field(repr=False, compare=False)

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs several times more, on the hot path
 class Event:
-    """One thing that happened. ``audience`` None means the private part (if any) is also public."""
+    """One thing that happened. ``audience`` None means the private part (if any) is also public.
+
+    Treat events as immutable once logged: states share their logs.
+    """
 
     kind: str
     public: Mapping[str, Any] = field(default_factory=dict)

@@ -122,12 +122,13 @@ class State(ABC):
         """``turn``, ``commit``, ``race`` or ``none`` (terminal)."""
         return self._decision()
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
-        if seat not in self._to_act():
-            self._check_seat_number(seat)
-            return []
-        return list(self._legal_actions(seat))
+        if seat in self._to_act():
+            legal = self._legal_actions(seat)
+            return legal if type(legal) is tuple else tuple(legal)
+        self._check_seat_number(seat)
+        return ()
 
     def legal_mask(self, seat: int) -> list[bool]:
         """A boolean per codec index, true where the action is legal for ``seat`` now."""
@@ -139,9 +140,9 @@ class State(ABC):
         Raises :class:`GameOverError`, :class:`NotYourTurnError`, :class:`InvalidActionError` (not an
         action of this game) or :class:`IllegalActionError` (with the reason) and leaves the state untouched.
         """
-        if self._is_terminal():
-            raise GameOverError("the game is over; no more actions are accepted")
-        if seat not in self._to_act():
+        if seat not in self._to_act():  # a finished game has nobody to act
+            if self._is_terminal():
+                raise GameOverError("the game is over; no more actions are accepted")
             self._check_seat_number(seat)
             waiting = ", ".join(f"P{s + 1}" for s in self._to_act())
             raise NotYourTurnError(f"P{seat + 1} may not act now; waiting for {waiting}")
@@ -197,18 +198,42 @@ class State(ABC):
 
     # ------------------------------------------------------------------ events and history
     def log(self, event: Event) -> None:
-        """Append an event to the log (games call this; skipped when ``record_events`` is off)."""
+        """Append an event to the log (skipped when ``record_events`` is off)."""
         if self.record_events:
-            self._log = (event, self._log)
+            self._log = ((event.kind, event.public, event.private, event.audience), self._log)
+
+    def emit(
+        self,
+        kind: str,
+        public: dict[str, Any],
+        private: dict[str, Any] | None = None,
+        audience: frozenset[int] | None = None,
+    ) -> None:
+        """Append an event from its parts: the cheap form of :meth:`log` for hot paths.
+
+        The log holds plain tuples and builds :class:`Event` objects only when read, because a dataclass
+        per event would cost a measurable share of a simulation step.
+        """
+        if self.record_events:
+            self._log = ((kind, public, private, audience), self._log)
 
     @property
     def events(self) -> list[Event]:
         """Every event so far, oldest first (hidden parts included: use :meth:`events_seen_by` to show)."""
-        return chain_items(self._log)
+        return [Event(*parts) for parts in chain_items(self._log)]
+
+    @property
+    def event_count(self) -> int:
+        """How many events have been logged."""
+        count, chain = 0, self._log
+        while chain is not None:
+            count += 1
+            chain = chain[1]
+        return count
 
     def events_seen_by(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, each in the form ``seat`` may see."""
-        return [event.view(seat) for event in chain_items(self._log)[since:]]
+        return [event.view(seat) for event in self.events[since:]]
 
     @property
     def history(self) -> list[tuple[int, Action]]:
@@ -251,7 +276,8 @@ class State(ABC):
         self._seed = int(data["seed"])
         self._start = data.get("start")
         self._history = chain_from([(int(seat), codec.decode(int(i))) for seat, i in data["history"]])
-        self._log = chain_from([Event.from_json(e) for e in data["events"]])
+        events = [Event.from_json(e) for e in data["events"]]
+        self._log = chain_from([(e.kind, e.public, e.private, e.audience) for e in events])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import GOLDEN, HAND_KINDS, NAMES, NUMBERS
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One S'Quarrels action. ``verb`` is one of the constants below; ``card`` the card it names (or -1)."""
+class Action(NamedTuple):
+    """One S'Quarrels action. ``verb`` is one of the constants below; ``card`` the card it names (or -1).
+
+    A NamedTuple rather than a frozen dataclass: equality and hashing then run in C, which matters because
+    ``apply`` checks membership in the legal actions on every step of every simulation.
+    """
 
     verb: str
     card: int = -1

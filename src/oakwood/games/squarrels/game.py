@@ -24,6 +24,11 @@ class SQuarrels(Game[SQuarrelsOptions]):
     options_class: ClassVar[type[SQuarrelsOptions]] = SQuarrelsOptions
     agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.squarrels.heuristic:SQuarrelsHeuristic"}
 
+    def __init__(self, options: SQuarrelsOptions | None = None, **values: Any) -> None:
+        super().__init__(options, **values)
+        #: Legal-action tuples by (phase, whirlwind flag, hand), shared by this game's states (see state.py).
+        self.legal_memo: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS
 

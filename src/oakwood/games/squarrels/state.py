@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Self
 
-from oakwood.engine import Decision, Event, InvariantError, Rng, State
+from oakwood.engine import Decision, InvariantError, Rng, State
 
 from . import actions as A
 from .actions import Action
@@ -44,6 +44,9 @@ OVER: Final = "over"
 PHASES: Final = (MUST_DRAW, DRAWING, STORING, QUARREL, RACE, OVER)
 
 _SEATS: Final = tuple((s,) for s in range(8))
+_ONLY: Final = tuple(frozenset((s,)) for s in range(8))  # event audiences of one seat, built once
+_DRAW_ONLY: Final = (A.DRAW_ACTION,)
+_SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
 class SQuarrelsState(State):
@@ -105,9 +108,10 @@ class SQuarrelsState(State):
         self._clear_race()
         self._cache_seat = -1
         self._cache: Sequence[Action] = ()
+        self._act_cache: tuple[int, ...] | None = None
         if deal:
             self.dealer = self.rng.randbelow(n)  # SQ-19: the first dealer is random
-            self.log(Event("match_start", {"players": n, "dealer": self.dealer}))
+            self.emit("match_start", {"players": n, "dealer": self.dealer})
             self._start_round()
 
     def _clear_quarrel(self) -> None:
@@ -151,6 +155,7 @@ class SQuarrelsState(State):
         twin.r_commits = dict(self.r_commits)
         twin._cache_seat = self._cache_seat
         twin._cache = self._cache
+        twin._act_cache = self._act_cache
         return twin
 
     # ================================================================== small helpers
@@ -187,14 +192,17 @@ class SQuarrelsState(State):
         order = self._clockwise_from(self._left(self.dealer))
         aside: list[int] = []
         missing = [0] * n
+        deck = self.deck
         for _ in range(HAND_LIMIT):
             for seat in order:
-                card = self.deck.pop()
+                card = deck.pop()
                 if card < HAND_KINDS:
-                    self._give(seat, card)
+                    self.hands[seat][card] += 1
                 else:
                     aside.append(card)
                     missing[seat] += 1
+        for seat in order:
+            self.hand_sizes[seat] = HAND_LIMIT - missing[seat]
         for seat in order:  # the replacement loop, in seat order
             while missing[seat]:
                 card = self.deck.pop()
@@ -216,8 +224,7 @@ class SQuarrelsState(State):
         else:
             for card in aside:
                 self.discard[card] += 1
-        self.log(
-            Event(
+        self.emit(
                 "round_start",
                 {
                     "round": self.round_no,
@@ -226,7 +233,6 @@ class SQuarrelsState(State):
                     "winter_reshuffle": reshuffled,
                 },
             )
-        )
         self._begin_turn(self._left(self.dealer))
 
     # ================================================================== TURN
@@ -234,7 +240,7 @@ class SQuarrelsState(State):
         self.active = seat
         self.phase = MUST_DRAW
         self.whirl_forced = False
-        self.log(Event("turn", {"seat": seat}))
+        self.emit("turn", {"seat": seat})
 
     def _end_turn(self) -> None:
         self._begin_turn(self._left(self.active))
@@ -250,17 +256,18 @@ class SQuarrelsState(State):
         hand = self.hands[seat]
         return any(hand[v] >= SET_SIZE for v in range(1, GOLDEN))
 
-    def _draw(self, seat: int) -> None:
+    def _draw(self, seat: int, _card: int = -1) -> None:
         """Draw the top card: Number/Special to hand; an Action goes to Discard and resolves (SQ-4)."""
         card = self.deck.pop()
         if card < HAND_KINDS:
-            self._give(seat, card)
-            self.log(Event("draw", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+            self.hands[seat][card] += 1
+            self.hand_sizes[seat] += 1
+            self.emit("draw", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
             if self.phase == MUST_DRAW:
                 self.phase = DRAWING
             return
         self.discard[card] += 1
-        self.log(Event("draw_action", {"seat": seat, "card": NAMES[card]}))
+        self.emit("draw_action", {"seat": seat, "card": NAMES[card]})
         if card == WINTER:  # SQ-15: the round ends at once
             self._end_round()
         elif card == QUARREL_CARD:
@@ -271,6 +278,12 @@ class SQuarrelsState(State):
             self._ambush(seat)
         else:
             self._whirlwind(seat)
+
+    def _store_set(self, seat: int, value: int) -> None:
+        self._store(seat, value, wild=False)
+
+    def _store_wild_set(self, seat: int, value: int) -> None:
+        self._store(seat, value, wild=True)
 
     def _store(self, seat: int, value: int, wild: bool) -> None:
         """Lay down a set of three equal Number cards (or two and the Golden under SQ-8's variant)."""
@@ -283,15 +296,16 @@ class SQuarrelsState(State):
             hand[value] -= SET_SIZE
             self.storage[seat].append(value)
         self.hand_sizes[seat] -= SET_SIZE
-        self.log(Event("store", {"seat": seat, "value": value, "with_golden": wild}))
+        self.emit("store", {"seat": seat, "value": value, "with_golden": wild})
         self.phase = STORING  # SQ-3: storing closes drawing
         if self.hand_sizes[seat] == 0:
             self._end_turn()
 
     def _discard_to_hoard(self, seat: int, card: int) -> None:
-        self._take(seat, card)
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
         self.hoard.append((card, seat))
-        self.log(Event("discard", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+        self.emit("discard", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
         self._end_turn()
 
     # ================================================================== QUARREL (SQ-5, SQ-6, SQ-7)
@@ -306,7 +320,7 @@ class SQuarrelsState(State):
     def _quarrel_commit(self, seat: int, card: int) -> None:
         self._take(seat, card)
         self.q_commits[seat] = card
-        self.log(Event("quarrel_commit", {"seat": seat}, {"card": NAMES[card]}, frozenset((seat,))))
+        self.emit("quarrel_commit", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
         if len(self.q_commits) == len(self.q_live):
             self._quarrel_reveal()
 
@@ -317,7 +331,7 @@ class SQuarrelsState(State):
             self.q_pot.append((card, seat))
         best = max(card for _, card in plays)
         top = [seat for seat, card in plays if card == best]
-        self.log(Event("quarrel_reveal", {"plays": {str(s): NAMES[c] for s, c in plays}, "tied": len(top) > 1}))
+        self.emit("quarrel_reveal", {"plays": {str(s): NAMES[c] for s, c in plays}, "tied": len(top) > 1})
         if len(top) == 1:
             self._quarrel_won(top[0])
             return
@@ -341,7 +355,7 @@ class SQuarrelsState(State):
                     self.golden_out = True
             else:
                 self._give(winner, card)  # …unless it was its player's last card
-        self.log(Event("quarrel_won", {"seat": winner, "cards": sorted(NAMES[c] for c, _ in self.q_pot)}))
+        self.emit("quarrel_won", {"seat": winner, "cards": sorted(NAMES[c] for c, _ in self.q_pot)})
         self._clear_quarrel()
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
@@ -353,7 +367,7 @@ class SQuarrelsState(State):
         """SQ-6: every card goes back to its owner; the drawer stores and discards."""
         for card, seat in self.q_pot:
             self._give(seat, card)
-        self.log(Event("quarrel_drawn", {}))
+        self.emit("quarrel_drawn", {})
         drawer = self.q_drawer
         self._clear_quarrel()
         self._enter_storing(drawer)
@@ -361,7 +375,7 @@ class SQuarrelsState(State):
     # ================================================================== HOARD (SQ-11, SQ-12, SQ-12b)
     def _start_hoard(self, drawer: int) -> None:
         if not self.hoard and self.opts.hoard_empty_skips:
-            self.log(Event("hoard_skipped", {}))
+            self.emit("hoard_skipped", {})
             self._enter_storing(drawer)
             return
         order = self._clockwise_from(self._left(drawer))
@@ -373,7 +387,13 @@ class SQuarrelsState(State):
             self._hoard_won(eligible[0])
             return
         self.phase = RACE
-        self.log(Event("race_open", {"drawer": drawer, "eligible": list(eligible), "mode": self.opts.hoard_race}))
+        self.emit("race_open", {"drawer": drawer, "eligible": list(eligible), "mode": self.opts.hoard_race})
+
+    def _slap(self, seat: int, _card: int) -> None:
+        self._race_answer(seat, slap=True)
+
+    def _pass(self, seat: int, _card: int) -> None:
+        self._race_answer(seat, slap=False)
 
     def _race_answer(self, seat: int, slap: bool) -> None:
         if self.opts.hoard_race == "realtime":
@@ -381,12 +401,12 @@ class SQuarrelsState(State):
                 self._hoard_won(seat)
                 return
             self.r_passed.append(seat)
-            self.log(Event("race_pass", {"seat": seat}))
+            self.emit("race_pass", {"seat": seat})
             if len(self.r_passed) == len(self.r_eligible):
                 self._hoard_declined()
             return
         self.r_commits[seat] = slap
-        self.log(Event("race_commit", {"seat": seat}, {"slap": slap}, frozenset((seat,))))
+        self.emit("race_commit", {"seat": seat}, {"slap": slap}, _ONLY[seat])
         if len(self.r_commits) < len(self.r_eligible):
             return
         slappers = [s for s in self.r_eligible if self.r_commits[s]]
@@ -403,21 +423,19 @@ class SQuarrelsState(State):
         for card in taken:
             self._give(winner, card)
         self.hoard = []
-        self.log(
-            Event(
+        self.emit(
                 "hoard_won",
                 {"seat": winner, "count": len(taken)},
                 {"cards": sorted(NAMES[c] for c in taken)},
-                frozenset((winner,)),
+                _ONLY[winner],
             )
-        )
         self._clear_race()
         self.active = winner
         self.phase = DRAWING
 
     def _hoard_declined(self) -> None:
         """SQ-12b: nobody slapped; the drawer stores and discards as after a drawn Quarrel."""
-        self.log(Event("race_declined", {}))
+        self.emit("race_declined", {})
         drawer = self.r_drawer
         self._clear_race()
         self._enter_storing(drawer)
@@ -435,8 +453,7 @@ class SQuarrelsState(State):
                 card += 1
             self._take(victim, card)
             self._give(taker, card)
-            self.log(
-                Event("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, frozenset((taker, victim)))
+            self.emit("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, frozenset((taker, victim))
             )
         self._enter_storing(taker)
 
@@ -450,7 +467,7 @@ class SQuarrelsState(State):
         self.hand_sizes = [0] * n
         for i, card in enumerate(pool):
             self._give((drawer + i) % n, card)
-        self.log(Event("whirlwind", {"seat": drawer, "hand_sizes": self.hand_sizes[:]}))
+        self.emit("whirlwind", {"seat": drawer, "hand_sizes": self.hand_sizes[:]})
         self.active = drawer
         self.phase = DRAWING  # drawing stays open after a Whirlwind (SQ-4)
         self.whirl_forced = self.opts.whirlwind_draw == "mandatory_to_7"
@@ -476,7 +493,7 @@ class SQuarrelsState(State):
         self.last_round = scores
         for seat in range(n):
             self.totals[seat] += scores[seat]
-        self.log(Event("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:]}))
+        self.emit("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:]})
         if self.opts.single_round:
             best = max(scores)
             self._end_match([s for s in range(n) if scores[s] == best])
@@ -503,10 +520,16 @@ class SQuarrelsState(State):
     def _end_match(self, winners: list[int]) -> None:
         self.winners_ = winners
         self.phase = OVER
-        self.log(Event("match_end", {"winners": winners, "totals": self.totals[:]}))
+        self.emit("match_end", {"winners": winners, "totals": self.totals[:]})
 
     # ================================================================== engine hooks
     def _to_act(self) -> tuple[int, ...]:
+        cached = self._act_cache
+        if cached is None:
+            cached = self._act_cache = self._compute_to_act()
+        return cached
+
+    def _compute_to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == QUARREL:
             return tuple(s for s in self.q_live if s not in self.q_commits)
@@ -531,7 +554,20 @@ class SQuarrelsState(State):
     def _legal_actions(self, seat: int) -> Sequence[Action]:
         if seat == self._cache_seat:
             return self._cache
-        legal = self._compute_legal(seat)
+        phase = self.phase
+        if phase == MUST_DRAW:
+            legal: tuple[Action, ...] = _DRAW_ONLY
+        elif phase == RACE:
+            legal = _SLAP_OR_PASS
+        else:
+            # Legality depends only on the phase, the Whirlwind flag and the hand, so tuples are memoised per
+            # game (per options) — computing them afresh was a third of a simulation step.
+            key = (phase, self.whirl_forced, *self.hands[seat])
+            memo = self.game.legal_memo
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._compute_legal(seat)
+            legal = found
         self._cache_seat = seat
         self._cache = legal
         return legal
@@ -608,27 +644,22 @@ class SQuarrelsState(State):
 
     def _apply(self, seat: int, action: Any) -> None:
         self._cache_seat = -1
-        verb = action.verb
-        if verb == A.DRAW:
-            self._draw(seat)
-        elif verb == A.DISCARD:
-            self._discard_to_hoard(seat, action.card)
-        elif verb == A.STORE:
-            self._store(seat, action.card, wild=False)
-        elif verb == A.PLAY:
-            self._quarrel_commit(seat, action.card)
-        elif verb == A.SLAP:
-            self._race_answer(seat, slap=True)
-        elif verb == A.PASS:
-            self._race_answer(seat, slap=False)
-        elif verb == A.STORE_WILD:
-            self._store(seat, action.card, wild=True)
-        else:  # END: an empty hand ends the turn without a discard
-            self.log(Event("end_turn", {"seat": seat}))
-            self._end_turn()
+        self._act_cache = None
+        handler: Any = _HANDLERS[action[0]]
+        handler(self, seat, action[1])
+
+    def _end_turn_empty_handed(self, seat: int, _card: int) -> None:
+        """END: an empty hand ends the turn without a discard."""
+        self.emit("end_turn", {"seat": seat})
+        self._end_turn()
 
     def _is_terminal(self) -> bool:
         return self.phase == OVER
+
+    # These queries need no checking, so the public names bind straight to the hooks: a wrapper call per
+    # query was a measurable share of a simulation step (see benchmarks/README.md).
+    to_act = _to_act
+    is_terminal = _is_terminal
 
     def _scores(self) -> list[float]:
         return [float(t) for t in self.totals]
@@ -674,6 +705,7 @@ class SQuarrelsState(State):
         world.rng = Rng(rng.next_u64())  # the future is unknown too
         world._seed = world.rng.seed
         world._cache_seat = -1
+        world._act_cache = None
         return world
 
     def _check_invariants(self) -> None:
@@ -712,3 +744,16 @@ class SQuarrelsState(State):
         from .notation import write
 
         return write(self)
+
+
+# How each action verb is carried out (``_apply`` dispatches on the verb).
+_HANDLERS: Final = {
+    A.DRAW: SQuarrelsState._draw,
+    A.DISCARD: SQuarrelsState._discard_to_hoard,
+    A.STORE: SQuarrelsState._store_set,
+    A.STORE_WILD: SQuarrelsState._store_wild_set,
+    A.PLAY: SQuarrelsState._quarrel_commit,
+    A.SLAP: SQuarrelsState._slap,
+    A.PASS: SQuarrelsState._pass,
+    A.END: SQuarrelsState._end_turn_empty_handed,
+}
