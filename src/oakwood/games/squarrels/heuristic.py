@@ -1,0 +1,130 @@
+"""A S'Quarrels bot that plays like a sensible person.
+
+It stores every set it can, keeps pairs and high cards (they win Quarrels), dumps the Rotten Acorn whenever
+the rules let it, fights a Quarrel only when its best card is likely to win the pot, and slaps the Hoard
+unless the pile probably holds the Rotten. It reads only its observation and legal actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from oakwood.agents.base import Choice, PlayerView
+from oakwood.engine import Decision, Rng
+
+from . import actions as A
+from .actions import Action
+from .cards import COUNTS, GOLDEN, HAND_LIMIT, NAME_TO_CARD, ROTTEN, SET_SIZE
+
+
+class SQuarrelsHeuristic:
+    """Stores sets, keeps high cards for Quarrels, dumps the Rotten, slaps unless the Rotten is likely there."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, reaction: tuple[float, float] = (0.35, 1.1)) -> None:
+        self.rng = Rng(seed)
+        self.reaction = reaction  # seconds: a human-like slap delay is drawn from this range
+
+    def act(self, view: PlayerView) -> Hashable | Choice:
+        """Choose an action from ``view.legal_actions``."""
+        legal: Sequence[Action] = view.legal_actions  # type: ignore[assignment]
+        obs = view.observation
+        hand = Counter(NAME_TO_CARD[name] for name in obs["hand"])
+        verbs = {a.verb for a in legal}
+        if A.SLAP in verbs:
+            action = self._race(obs, hand, legal)
+            if view.decision is Decision.RACE:
+                low, high = self.reaction
+                return Choice(action, delay=low + (high - low) * self.rng.random())
+            return action
+        if A.PLAY in verbs:
+            return self._quarrel(obs, hand, legal)
+        stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
+        if stores:  # bank points before Winter can take them: the highest set first
+            return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
+        if A.DRAW_ACTION in legal and self._wants_to_draw(obs, hand, legal):
+            return A.DRAW_ACTION
+        discards = [a for a in legal if a.verb == A.DISCARD]
+        if discards:
+            return min(discards, key=lambda a: _keep_value(a.card, hand))
+        return legal[0]  # draw (mandatory) or end with an empty hand
+
+    # ------------------------------------------------------------------ turn
+    @staticmethod
+    def _wants_to_draw(obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> bool:
+        """Draw while under seven cards; only the mandatory draw is forced, the rest is a choice."""
+        if not any(a.verb == A.DISCARD or a.verb == A.END for a in legal):
+            return True  # the draw is forced
+        return sum(hand.values()) < HAND_LIMIT
+
+    # ------------------------------------------------------------------ quarrel
+    def _quarrel(self, obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+        quarrel = obs["quarrel"] or {}
+        playable = sorted(a.card for a in legal)
+        others = max(1, len(quarrel.get("live", [])) - 1)
+        pot = len(quarrel.get("pot", [])) + others
+        best = playable[-1]
+        size = sum(hand.values())
+        if best == GOLDEN:
+            # The Golden always wins, but is lost unless it is the last card: worth it only for a big pot.
+            if size == 1 or pot >= 4:
+                return A.PLAY_ACTIONS[GOLDEN]
+            best = playable[-2] if len(playable) > 1 else GOLDEN
+        seen_high = _unseen_above(obs, hand, best)
+        if best >= 4 and seen_high <= 0.25 * _unseen_total(obs, hand) / max(1, others) + 1:
+            return A.PLAY_ACTIONS[best]
+        if ROTTEN in playable:  # lose the Quarrel and hand the winner the −5
+            return A.PLAY_ACTIONS[ROTTEN]
+        if best == 5:
+            return A.PLAY_ACTIONS[best]
+        # Not going to win: give away the least useful card.
+        cheapest = min((c for c in playable if c != GOLDEN), key=lambda c: _keep_value(c, hand), default=best)
+        return A.PLAY_ACTIONS[cheapest]
+
+    # ------------------------------------------------------------------ hoard race
+    @staticmethod
+    def _race(obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+        size = obs["hoard_pile_size"]
+        mine = [NAME_TO_CARD[n] for n in obs["hoard_pile_yours"]]
+        if ROTTEN in mine:
+            return A.PASS_ACTION
+        if size == 0:
+            return A.SLAP_ACTION  # an empty pile still wins the turn
+        if hand[ROTTEN]:
+            p_rotten = 0.0
+        else:
+            unseen_pile = size - len(mine)
+            unknown = unseen_pile + sum(obs["hand_sizes"]) - sum(hand.values()) + obs["deck_size"]
+            p_rotten = unseen_pile / max(1, unknown)
+        gain = 0.7 * size - 5.0 * p_rotten
+        return A.SLAP_ACTION if gain > 0 else A.PASS_ACTION
+
+
+def _keep_value(card: int, hand: Counter[int]) -> float:
+    """How much a card is worth keeping: the Golden most, the Rotten least, pairs above singles."""
+    if card == GOLDEN:
+        return 100.0
+    if card == ROTTEN:
+        return -100.0
+    count = hand[card]
+    toward_set = min(count, SET_SIZE - 1) * 10
+    return toward_set + card
+
+
+def _unseen_total(obs: dict[str, Any], hand: Counter[int]) -> int:
+    return sum(obs["hand_sizes"]) - sum(hand.values())
+
+
+def _unseen_above(obs: dict[str, Any], hand: Counter[int], card: int) -> float:
+    """How many cards ranked above ``card`` may still be out there (not in my hand, storage or Discard)."""
+    out = 0.0
+    stored = Counter(v for sets in obs["storage"] for v in sets)
+    for higher in range(card + 1, GOLDEN + 1):
+        remaining = COUNTS[higher] - hand[higher] - obs["discard"].get(str(higher), 0) - SET_SIZE * stored[higher]
+        if higher == GOLDEN:
+            remaining = COUNTS[GOLDEN] - hand[GOLDEN] - obs["discard"].get("golden", 0)
+        out += max(0, remaining)
+    return out
