@@ -1,4 +1,4 @@
-"""End to end with S'Quarrels: single-round games driven by scripted input, and a small simulation."""
+"""End to end with S'Quarrels: single-round games driven by scripted input, its rules, a small simulation."""
 
 from __future__ import annotations
 
@@ -50,6 +50,12 @@ def test_hot_seat_two_humans_single_round() -> None:
     assert "Final result" in out
 
 
+def test_default_seats_are_you_against_heuristic_bots() -> None:
+    out = play("--players", "3", "--seed", "8", input=BY_NUMBERS)
+    assert "Seats: P1 (you), P2 (heuristic), P3 (heuristic)" in out
+    assert "Final result" in out
+
+
 def test_simulate_squarrels_in_two_processes() -> None:
     args = ["simulate", "squarrels", "-g", "6", "-s", "random,random,random", "-o", "single_round=true", "--seed", "2"]
     one = runner.invoke(app, [*args, "-w", "1"])
@@ -57,3 +63,10 @@ def test_simulate_squarrels_in_two_processes() -> None:
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     assert [line.rstrip() for line in one.output.splitlines()] == [line.rstrip() for line in two.output.splitlines()]
     assert "P3 random" in one.output
+
+
+def test_rules_document_and_options() -> None:
+    result = runner.invoke(app, ["rules", "squarrels"], terminal_width=120)
+    assert result.exit_code == 0, result.output
+    assert "single_round" in result.output and "hoard_race_window_s" in result.output
+    assert "SQ-12" in result.output

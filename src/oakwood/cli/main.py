@@ -76,18 +76,17 @@ def rules(game: GameArg) -> None:
     with friendly_errors():
         cls = find_game_class(game)
         loaded = cls()
-        try:
-            document = loaded.rules_document()
-        except FileNotFoundError:
-            raise CliInputError(f"{cls.title} has no rules document yet") from None
-    out.print(Markdown(document))
+    try:
+        document: str | None = loaded.rules_document()
+    except FileNotFoundError:
+        document = None
+    if document is not None:
+        out.print(Markdown(document))
     infos = cls.options_class.describe()
-    if not infos:
-        return
     table = Table(title=f"{cls.title} options (set with --option name=value)", box=box.ROUNDED, title_style="bold")
     table.add_column("Option", style="bold cyan", no_wrap=True)
     table.add_column("Default")
-    table.add_column("Choices")
+    table.add_column("Choices", max_width=24)
     table.add_column("Ruling", no_wrap=True)
     table.add_column("Help")
     for info in infos:
@@ -103,6 +102,9 @@ def rules(game: GameArg) -> None:
             allowed = type(info.default).__name__
         table.add_row(info.name, _show(info.default), allowed, info.ruling, info.help)
     out.print(table)
+    if document is None:
+        with friendly_errors():
+            raise CliInputError(f"{cls.title} has no rules document (rules.md) in this installation")
 
 
 def _show(value: Any) -> str:
