@@ -1,0 +1,126 @@
+"""Nutty Squirrels actions and the codec: every turn decision a squirrel can take, with its canonical text.
+
+A turn is a sequence of these decisions by the active seat (RULINGS §3.2). The codec lists every action
+once; its order is fixed and shared by the multiplayer and the solo game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import LIMB_LENGTH, LIMBS, MARKET, POWER_WORD, POWERS
+
+COLOUR_WORD = {"b": "brown", "g": "golden"}
+PLACES = ("cheeks", "backpack", "nest", "burrow")
+
+
+def place_name(limb: int, pos: int) -> str:
+    """The name of a tree position: ``L3c2`` (limb and card numbers from 1), or ``trunk``."""
+    return "trunk" if limb < 0 else f"L{limb + 1}c{pos + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text."""
+
+    verb: str
+    limb: int = -1
+    pos: int = -1
+    colour: str = ""
+    seat: int = -1
+    power: str = ""
+    other: str = ""
+
+    def __str__(self) -> str:
+        verb = self.verb
+        if verb in ("end", "flip", "convert", "unpack", "end game"):
+            return verb
+        if verb == "move":
+            return f"move {place_name(self.limb, self.pos)}"
+        if verb == "claim":
+            return f"claim swap {POWER_WORD[self.power]}" if self.power else "claim"
+        if verb in ("gather", "drop", "pack", "stash", "unstash", "bury"):
+            return f"{verb} {COLOUR_WORD[self.colour]}"
+        if verb == "exchange":
+            return f"exchange {self.other}"
+        if verb in ("lasso", "spit"):
+            return f"{verb} {place_name(self.limb, self.pos)} {COLOUR_WORD[self.colour]}"
+        if verb == "steal":
+            what = COLOUR_WORD[self.colour] if self.colour else POWER_WORD[self.power]
+            return f"steal p{self.seat + 1} {what}"
+        if verb == "loot":
+            return f"loot p{self.seat + 1}"
+        if verb == "owl":
+            if self.seat >= 0:
+                return f"owl p{self.seat + 1} {POWER_WORD[self.power]}"
+            return f"owl L{self.limb + 1}"
+        if verb == "copy":
+            return f"copy {POWER_WORD[self.power]}"
+        if verb == "buy":
+            if self.other:
+                return f"buy {POWER_WORD[self.power]} return {POWER_WORD[self.other]}"
+            return f"buy {POWER_WORD[self.power]}"
+        raise ValueError(f"unknown verb {verb!r}")
+
+
+COLOURS = ("b", "g")
+END = Act("end")
+END_GAME = Act("end game")
+FLIP = Act("flip")
+CONVERT = Act("convert")
+UNPACK = Act("unpack")
+CLAIM = Act("claim")
+MOVE_TRUNK = Act("move")
+MOVE = [[Act("move", limb, pos) for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
+CLAIM_SWAP = {p: Act("claim", power=p) for p in POWERS}
+GATHER = {c: Act("gather", colour=c) for c in COLOURS}
+DROP = {c: Act("drop", colour=c) for c in COLOURS}
+PACK = {c: Act("pack", colour=c) for c in COLOURS}
+STASH = {c: Act("stash", colour=c) for c in COLOURS}
+UNSTASH = {c: Act("unstash", colour=c) for c in COLOURS}
+BURY = {c: Act("bury", colour=c) for c in COLOURS}
+EXCHANGE = {place: Act("exchange", other=place) for place in PLACES}
+LASSO = [[{c: Act("lasso", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
+SPIT = [[{c: Act("spit", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
+MAX_SEATS = 6
+STEAL_ACORN = [{c: Act("steal", seat=s, colour=c) for c in COLOURS} for s in range(MAX_SEATS)]
+STEAL_POWER = [{p: Act("steal", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
+LOOT = [Act("loot", seat=s) for s in range(MAX_SEATS)]
+OWL_LIMB = [Act("owl", limb) for limb in range(LIMBS)]
+OWL_POWER = [{p: Act("owl", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
+COPY = {p: Act("copy", power=p) for p in POWERS if p != "DO"}
+BUY = {p: Act("buy", power=p) for p in MARKET}
+BUY_RETURN = {(p, q): Act("buy", power=p, other=q) for p in MARKET for q in MARKET if p != q}
+
+
+def all_actions() -> list[Act]:
+    """Every action once, in codec order."""
+    out: list[Act] = [END, FLIP, MOVE_TRUNK]
+    out += [a for limb in MOVE for a in limb]
+    out += [CLAIM, *CLAIM_SWAP.values()]
+    for table in (GATHER, DROP, PACK):
+        out += table.values()
+    out.append(UNPACK)
+    for table in (STASH, UNSTASH):
+        out += table.values()
+    out.append(CONVERT)
+    out += BURY.values()
+    out += EXCHANGE.values()
+    for grid in (LASSO, SPIT):
+        out += [a for limb in grid for cell in limb for a in cell.values()]
+    for s in range(MAX_SEATS):
+        out += STEAL_ACORN[s].values()
+        out += STEAL_POWER[s].values()
+        out.append(LOOT[s])
+    out += OWL_LIMB
+    for s in range(MAX_SEATS):
+        out += OWL_POWER[s].values()
+    out += COPY.values()
+    out += BUY.values()
+    out += BUY_RETURN.values()
+    out.append(END_GAME)
+    return out
+
+
+ALL_ACTIONS = all_actions()
+ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}

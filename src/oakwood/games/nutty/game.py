@@ -1,0 +1,57 @@
+"""The Nutty Squirrels game object: options, the action codec, new games, notation, rendering hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from oakwood.engine import Game, State
+
+from .actions import ALL_ACTIONS
+from .options import NuttyOptions
+
+
+class Nutty(Game[NuttyOptions]):
+    """Nutty Squirrels of the Oakwood Forest: multiplayer (2–6) and solo (``players=1``, NS-17)."""
+
+    name: ClassVar[str] = "nutty"
+    title: ClassVar[str] = "Nutty Squirrels of the Oakwood Forest"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 6
+    options_class: ClassVar[type[NuttyOptions]] = NuttyOptions
+    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.nutty.heuristic:NuttyHeuristic"}
+
+    def _all_actions(self) -> Sequence[Hashable]:
+        return ALL_ACTIONS
+
+    def _new_state(self, players: int, seed: int) -> State:
+        if players == 1:
+            from .solo import SoloState
+
+            return SoloState(self, 1, seed)
+        from .state import NuttyState
+
+        return NuttyState(self, players, seed)
+
+    def _from_notation(self, text: str) -> State:
+        from .notation import read
+
+        return read(self, text)
+
+    def render(self, observation: Mapping[str, Any]) -> str:
+        """The tree (six limbs as rows), the supply and every board, as plain text."""
+        from .render import render
+
+        return render(observation)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """One English line per event."""
+        from .render import describe_event
+
+        return describe_event(event)
+
+    def describe_action(self, action: Hashable) -> str:
+        """A short explanation of an action for menus."""
+        from .render import describe_action
+
+        return describe_action(action)

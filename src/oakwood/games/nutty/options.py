@@ -1,0 +1,100 @@
+"""Nutty Squirrels options: every default of RULINGS §3.3 and every named variant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from oakwood.engine import InvalidOptionError, Options, option
+
+from .cards import composition
+
+
+@dataclass(frozen=True)
+class NuttyOptions(Options):
+    """The ruleset of a Nutty Squirrels match. Defaults are Oakwood's rulings; every variant is named."""
+
+    deck_composition: str = option(
+        "proposed_v1",
+        choices=("proposed_v1", "custom"),
+        ruling="NS-1",
+        help="The leaf deck: the proposed composition of RULINGS §3.1.1, or a custom one from composition_file.",
+    )
+    composition_file: str = option(
+        "", ruling="NS-1", help="With deck_composition=custom: path of a JSON file {kind code: count}."
+    )
+    break_tokens_beyond: str = option(
+        "fall",
+        choices=("fall", "slide_to_break"),
+        ruling="NS-6",
+        help="Squirrels beyond a limb break fall, or slide inward to the break keeping their acorns.",
+    )
+    wind_gust_turn_end: str = option(
+        "only_if_active_falls",
+        choices=("only_if_active_falls", "always"),
+        ruling="NS-7",
+        help="A revealed Wind Gust ends the turn only if the revealer fell, or always.",
+    )
+    fools_gold_includes_backpack: bool = option(
+        True, ruling="NS-8", help="Fool's Gold also reaches a golden acorn in the Backpack."
+    )
+    arborist_mode: str = option(
+        "reveal_only",
+        choices=("reveal_only", "chain"),
+        ruling="NS-10",
+        help="The Arborist only reveals the limb, or every revealed card resolves as if flipped.",
+    )
+    lasso_lateral_with_flying: bool = option(
+        False, ruling="NS-11", help="With Flying Squirrel, the Lasso may also pull from the same position next door."
+    )
+    doppelganger_duration: str = option(
+        "rest_of_turn",
+        choices=("rest_of_turn", "single_use"),
+        ruling="NS-13",
+        help="A Doppelgänger copy lasts the rest of the turn, or for one use of the copied power.",
+    )
+    doppel_sticky: str = option(
+        "steal_one",
+        choices=("steal_one", "take_tracked_loot"),
+        ruling="NS-13",
+        help="Copying Sticky Fingers gives one steal, or takes the loot tracked on a thief's card.",
+    )
+    end_trigger: str = option(
+        "tree_all_revealed",
+        choices=("tree_all_revealed", "all_cards_revealed"),
+        ruling="NS-14",
+        help="The end triggers when no face-down card is left on the tree, or also the Leaf Deck is empty.",
+    )
+    max_rounds: int = option(
+        60, minimum=1, maximum=10_000, ruling="NS-14", help="Safety: the game is scored after this many rounds."
+    )
+    win_at_20: str = option(
+        "immediate",
+        choices=("immediate", "finish_round"),
+        ruling="NS-15",
+        help="Burying 20 points wins at once, or ends the game after the current round.",
+    )
+    tb_golden_scope: str = option(
+        "burrow",
+        choices=("burrow", "all_possessed"),
+        ruling="NS-15",
+        help="First tie-break: golden acorns buried, or every golden acorn a player holds.",
+    )
+    solo_keep_events: bool = option(
+        False, ruling="NS-17", help="Solo keeps the other events in the deck (only Broken Branches by default)."
+    )
+    solo_max_actions: int = option(
+        3000, minimum=10, maximum=1_000_000, ruling="NS-17", help="Safety: a solo game ends after this many actions."
+    )
+
+    def _validate(self) -> None:
+        if self.deck_composition == "custom" and not self.composition_file:
+            raise InvalidOptionError("option 'composition_file' is required when deck_composition=custom")
+        if self.deck_composition != "custom" and self.composition_file:
+            raise InvalidOptionError("option 'composition_file' needs deck_composition=custom")
+        _ = self.cards  # reads and checks a custom composition now, so a bad file fails at load time
+
+    @cached_property
+    def cards(self) -> dict[str, int]:
+        """The deck composition these options select, as {kind: count}."""
+        return composition(self.composition_file if self.deck_composition == "custom" else "proposed_v1")

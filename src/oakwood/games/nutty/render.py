@@ -1,0 +1,135 @@
+"""Plain-text pictures of Nutty Squirrels observations and one-line descriptions of events and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from .actions import COLOUR_WORD, Act
+from .cards import NAME, POWER_WORD
+
+CELL = 13
+
+
+def _acorns(brown: int, golden: int) -> str:
+    return "b" * brown + "G" * golden if brown + golden <= 4 else f"{brown}b{golden}G"
+
+
+def _cell(card: Mapping[str, Any]) -> str:
+    kind = card["card"]
+    label = "??" if kind is None else kind
+    acorns = _acorns(card["brown"], card["golden"])
+    who = "".join(str(s + 1) for s in card["squirrels"])
+    text = label + (f" {acorns}" if acorns else "") + (f" @{who}" if who else "")
+    return f"[{text}]".ljust(CELL)
+
+
+def render(obs: Mapping[str, Any]) -> str:
+    """The tree as six rows from the trunk outward, then the supply, the boards and whose turn it is."""
+    lines = []
+    mode = obs.get("mode", "multiplayer")
+    head = f"Nutty Squirrels — {mode}"
+    if mode == "multiplayer":
+        head += f", round {obs['round']}, P{obs['current'] + 1} to play with {obs['ap']} AP"
+        if obs.get("end_triggered"):
+            head += f" (final turns: {obs['turns_left'] + 1} left)"
+    lines.append(head)
+    trunk = [str(i + 1) for i, b in enumerate(obs["boards"]) if b["at"] == "trunk"]
+    lines.append(f"Central Trunk: {', '.join('P' + s for s in trunk) or '-'}")
+    lines.append("       " + "".join(f"c{i + 1}".ljust(CELL) for i in range(5)))
+    for limb, row in enumerate(obs["tree"]):
+        cells = "".join(_cell(card) for card in row) or "(fallen limb)"
+        lines.append(f"  L{limb + 1} ─ {cells}")
+    lines.append("  ?? face down · b brown acorn · G golden acorn · @n squirrel of player n")
+    supply = obs["supply"]
+    out = obs["out_of_play"]
+    lines.append(
+        f"Leaf Deck {obs['deck']} · supply {supply['brown']} brown {supply['golden']} golden · out of play: "
+        f"{', '.join(out['cards']) or '-'}" + (f" (+{out['face_down']} unseen)" if out["face_down"] else "")
+    )
+    if obs.get("market") is not None and mode == "solo":
+        lines.append(f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}")
+    for seat, board in enumerate(obs["boards"]):
+        powers = ", ".join(NAME[p] for p in board["powers"]) or "no powers"
+        pack = f" backpack {board['backpack']}" if board["backpack"] else ""
+        cheeks = board["cheeks"]
+        nest = board["nest"]
+        burrow = board["burrow"]
+        extra = ""
+        if board["sticky"]["brown"] or board["sticky"]["golden"]:
+            extra += f" · sticky {_acorns(board['sticky']['brown'], board['sticky']['golden'])}"
+        if board["sappy_next"] or board["sappy_now"]:
+            extra += f" · sappy feet {board['sappy_next'] + board['sappy_now']}"
+        marker = ">" if seat in obs["to_act"] else " "
+        lines.append(
+            f"{marker}P{seat + 1} at {board['at']:<6} {board['points']:>2} pts · cheeks "
+            f"{_acorns(cheeks['brown'], cheeks['golden']) or '-'}{pack}"
+            f" · nest {_acorns(nest['brown'], nest['golden']) or '-'}"
+            f" · burrow {burrow['brown']}b {burrow['golden']}G · {powers}{extra}"
+        )
+    if obs.get("copy"):
+        lines.append(f"Doppelgänger copies {NAME[obs['copy']]} this turn")
+    if obs.get("phase") == "fools":
+        lines.append(f"Fool's Gold: choose the golden acorn to exchange: {', '.join(obs['fools_places'])}")
+    if obs["terminal"]:
+        winners = ", ".join(f"P{s + 1}" for s in obs["winners"]) or "nobody"
+        lines.append(f"Game over. Winner: {winners}." if mode != "solo" else f"Game over: {obs.get('result')}.")
+    return "\n".join(lines)
+
+
+def describe_event(event: Mapping[str, Any]) -> str:
+    """One line of English for an event view."""
+    kind = event["kind"]
+    who = f"P{event['seat'] + 1}" if "seat" in event else ""
+    if kind == "setup":
+        return f"New game for {event['players']} player(s); the Leaf Deck holds {event['deck']} cards."
+    if kind == "turn":
+        return f"{who}'s turn (round {event['round']}) with {event['ap']} AP."
+    if kind == "end_turn":
+        return f"{who} ends the turn."
+    if kind == "move":
+        return f"{who} moves to {event['to']}."
+    if kind == "flip":
+        return f"{who} flips {event['at']}: {NAME[event['card']]}."
+    if kind == "fall":
+        seats = ", ".join(f"P{s + 1}" for s in event["seats"]) or "nobody"
+        return f"{seats} fall(s) to the trunk ({event['cause']})."
+    if kind == "claim":
+        back = f", leaving {NAME[event['returned']]}" if event.get("returned") else ""
+        return f"{who} claims {NAME[event['power']]}{back}."
+    if kind in ("gather", "drop", "stash", "unstash", "bury"):
+        return f"{who} {kind}s a {COLOUR_WORD[event['colour']]} acorn."
+    if kind == "steal":
+        what = NAME[event["power"]] if "power" in event else f"a {COLOUR_WORD[event['colour']]} acorn"
+        return f"{who} steals {what} from P{event['victim'] + 1}."
+    if kind == "owl":
+        if "bribed" in event:
+            return "The Owl is bribed." if event["bribed"] else "The Owl cannot be bribed!"
+        if "power" in event:
+            return f"{who}'s Owl destroys P{event['victim'] + 1}'s {NAME[event['power']]}."
+        return f"{who}'s Owl scares limb L{event['limb']}."
+    if kind == "game_over":
+        winners = ", ".join(f"P{s + 1}" for s in event["winners"]) or "nobody"
+        return f"Game over ({event['reason']}): {winners} wins."
+    details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "seat"))
+    return f"{who} {kind.replace('_', ' ')}" + (f": {details}" if details else "")
+
+
+def describe_action(action: Hashable) -> str:
+    """A short explanation of an action."""
+    if not isinstance(action, Act):
+        return str(action)
+    text = str(action)
+    notes = {
+        "end": "end your turn",
+        "flip": "flip the card you stand on (1 AP)",
+        "convert": "5 brown in the nest → 1 golden (1 AP)",
+        "end game": "stop the solo game now",
+    }
+    if text in notes:
+        return f"{text} — {notes[text]}"
+    if action.verb == "bury":
+        return f"{text} — 1 AP"
+    if action.verb == "copy":
+        return f"{text} — Doppelgänger mimics {POWER_WORD[action.power]} for this turn"
+    return text

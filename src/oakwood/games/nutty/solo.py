@@ -1,0 +1,532 @@
+"""Nutty Squirrels solo (RULINGS NS-17): no action points, acorns as currency, a market of four powers.
+
+One squirrel, one seat (``players=1``). Moving outward onto a revealed card costs a point; landing on a
+face-down card flips it at once; the Owl must be bribed; Sticky Fingers stays on the tree and picks the
+squirrel's pocket every time it lands there. The game ends at 20 points (a win), on an unpaid Owl (a loss),
+when nothing is left to gain, or when the player ends it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
+from oakwood.engine import Decision, Event, InvariantError, Rng
+
+from . import actions as A
+from .actions import Act, place_name
+from .cards import (
+    ARBORIST,
+    BACKPACK,
+    BROKEN,
+    EVENTS,
+    FLYING,
+    FOOLS,
+    LASSO,
+    LEAF_ACORNS,
+    MARKET,
+    OWL,
+    SOLO_KEEP,
+    SOLO_KEEP_WITH_EVENTS,
+    STICKY,
+    SWINGING,
+    WIND,
+    expand,
+)
+from .tree import CHEEKS, STRIDE, TRUNK, TreeState, at, is_broken, sort_powers
+
+if TYPE_CHECKING:
+    from .game import Nutty
+
+WIN_POINTS = 20
+PRICE = 3  # NS-17 b: a market power or an Owl bribe
+
+
+class SoloState(TreeState):
+    """A solo game (seat 0)."""
+
+    phase: str  # "play" or "over"
+    result: str  # "", "won", "lost" (unpaid Owl), "ended" (no moves left / ended by the player / limit)
+    actions_taken: int
+    _cache: list[Act] | None
+
+    def __init__(self, game: Nutty, players: int, seed: int, start: str | None = None) -> None:
+        self._init_base(game, players, seed, start)
+        self.solo = True
+        self.cards = game.options.cards
+        self._init_tree(1)
+        self.phase, self.result, self.actions_taken = "play", "", 0
+        self._cache = None
+        if start is None:
+            self._setup()
+
+    # ================================================================== SETUP (NS-17)
+    def _setup(self) -> None:
+        """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
+        keep = SOLO_KEEP_WITH_EVENTS if self.game.options.solo_keep_events else SOLO_KEEP
+        deck: list[str] = []
+        box: list[str] = []
+        for kind in expand(self.cards):
+            (deck if kind in keep else box).append(kind)
+        for power in MARKET:
+            if power in box:
+                box.remove(power)
+                self.market.append(power)
+        self.box = box
+        self.rng.shuffle(deck)
+        self._deal(deck, setup_acorns=False)
+        self.log(Event("setup", {"players": 1, "deck": len(self.deck), "market": list(self.market)}))
+
+    # ================================================================== helpers
+    def has(self, seat: int, power: str) -> bool:
+        """Whether the squirrel owns ``power``."""
+        return power in self.powers[0]
+
+    def wealth(self) -> int:
+        """Points available for payments: cheeks, Backpack and nest (NS-17 c; never the burrow)."""
+        pack = {"": 0, "b": 1, "g": 5}[self.pack[0]]
+        return self.cheeks_b[0] + 5 * self.cheeks_g[0] + pack + self.nest_b[0] + 5 * self.nest_g[0]
+
+    def pay(self, amount: int) -> None:
+        """Pay ``amount`` points: carried brown first, then nest brown, then goldens with brown change.
+
+        Oakwood ruling NS-17i: the payment order is fixed (carried acorns are not yet points and are at
+        risk), and change from a golden goes to the nest (as much as the supply holds).
+        """
+        while amount > 0:
+            if self.cheeks_b[0]:
+                self.cheeks_b[0] -= 1
+                self.supply_b += 1
+                amount -= 1
+            elif self.pack[0] == "b":
+                self.pack[0] = ""
+                self.supply_b += 1
+                amount -= 1
+            elif self.nest_b[0]:
+                self.nest_b[0] -= 1
+                self.supply_b += 1
+                amount -= 1
+            else:
+                if self.cheeks_g[0]:
+                    self.cheeks_g[0] -= 1
+                elif self.pack[0] == "g":
+                    self.pack[0] = ""
+                elif self.nest_g[0]:
+                    self.nest_g[0] -= 1
+                else:
+                    raise InvariantError("payment beyond the player's means")
+                self.supply_g += 1
+                change = min(max(0, 5 - amount), self.supply_b)
+                self.supply_b -= change
+                self.nest_b[0] += change
+                amount = 0
+
+    def move_cost(self, limb: int, pos: int) -> int:
+        """Points to move onto (limb, pos), or -1 if the move is impossible (NS-17 b)."""
+        w = self.where[0]
+        if limb < 0:
+            return 0  # inward is free
+        slot = self.limbs[limb][pos]
+        broken = is_broken(slot)
+        if broken and SWINGING not in self.powers[0]:
+            return -1  # only Swinging Squirrel crosses Broken Branches in solo
+        if w != TRUNK and w // STRIDE != limb:
+            return -1 if broken or FLYING not in self.powers[0] else 0  # sideways: free, needs Flying
+        outward = w == TRUNK or pos > w % STRIDE
+        return 1 if outward and slot[1] else 0
+
+    def moves_from(self) -> list[tuple[int, int]]:
+        """Adjacent cards, the trunk, and with Flying Squirrel the same position next door."""
+        w = self.where[0]
+        if w == TRUNK:
+            return [(limb, 0) for limb in range(6) if self.limbs[limb]]
+        limb, pos = divmod(w, STRIDE)
+        out = [(-1, -1) if pos == 0 else (limb, pos - 1)]
+        if pos + 1 < len(self.limbs[limb]):
+            out.append((limb, pos + 1))
+        if FLYING in self.powers[0]:
+            for side in ((limb + 5) % 6, (limb + 1) % 6):
+                if pos < len(self.limbs[side]):
+                    out.append((side, pos))
+        return out
+
+    # ================================================================== decisions
+    def _to_act(self) -> tuple[int, ...]:
+        return () if self.phase == "over" else (0,)
+
+    def _decision(self) -> Decision:
+        return Decision.NONE if self.phase == "over" else Decision.TURN
+
+    def _is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _legal_actions(self, seat: int) -> list[Act]:
+        if self._cache is None:
+            acts = self._actions()
+            acts.sort(key=A.ORDER.__getitem__)
+            self._cache = acts
+        return self._cache
+
+    def _actions(self) -> list[Act]:
+        out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
+        w = self.where[0]
+        wealth = self.wealth()
+        for limb, pos in self.moves_from():
+            cost = self.move_cost(limb, pos)
+            if 0 <= cost <= wealth:
+                out.append(A.MOVE_TRUNK if limb < 0 else A.MOVE[limb][pos])
+        pack = self.pack[0]
+        room = self.carried(0) < CHEEKS + (1 if BACKPACK in self.powers[0] else 0)
+        has_b = self.cheeks_b[0] > 0 or pack == "b"
+        has_g = self.cheeks_g[0] > 0 or pack == "g"
+        if w != TRUNK:
+            limb, pos = divmod(w, STRIDE)
+            slot = self.limbs[limb][pos]
+            if room and slot[2]:
+                out.append(A.GATHER["b"])
+            if room and slot[3]:
+                out.append(A.GATHER["g"])
+            if has_b:
+                out.append(A.DROP["b"])
+            if has_g:
+                out.append(A.DROP["g"])
+            if LASSO in self.powers[0]:
+                for sl, sp in ((limb, pos - 1), (limb, pos + 1)):
+                    if 0 <= sp < len(self.limbs[sl]):
+                        if self.limbs[sl][sp][2]:
+                            out.append(A.LASSO[sl][sp]["b"])
+                        if self.limbs[sl][sp][3]:
+                            out.append(A.LASSO[sl][sp]["g"])
+        else:
+            if has_b:
+                out.append(A.STASH["b"])
+            if has_g:
+                out.append(A.STASH["g"])
+            if room and self.nest_b[0]:
+                out.append(A.UNSTASH["b"])
+            if room and self.nest_g[0]:
+                out.append(A.UNSTASH["g"])
+            if has_b or self.nest_b[0]:
+                out.append(A.BURY["b"])
+            if has_g or self.nest_g[0]:
+                out.append(A.BURY["g"])
+        if not pack and BACKPACK in self.powers[0]:
+            if self.cheeks_b[0]:
+                out.append(A.PACK["b"])
+            if self.cheeks_g[0]:
+                out.append(A.PACK["g"])
+        if pack and self.cheeks_b[0] + self.cheeks_g[0] < CHEEKS:
+            out.append(A.UNPACK)
+        if wealth >= PRICE:  # NS-17 h: the market, at any time
+            owned = self.powers[0]
+            for power in self.market:
+                if len(owned) < 3:
+                    out.append(A.BUY[power])
+                else:
+                    out += [A.BUY_RETURN[(power, mine)] for mine in owned if mine in MARKET]
+        return out
+
+    # ================================================================== applying
+    def _apply(self, seat: int, action: Any) -> None:
+        self._cache = None
+        act: Act = action
+        self.actions_taken += 1
+        getattr(self, "_do_" + act.verb.replace(" ", "_"))(act)
+        if self.phase != "over":
+            self._check_end()
+
+    def _event(self, kind: str, **public: Any) -> None:
+        if self.record_events:
+            self.log(Event(kind, public))
+
+    def _do_end_game(self, act: Act) -> None:
+        self._finish("ended", "the player ended the game")
+
+    def _do_move(self, act: Act) -> None:
+        if act.limb < 0:
+            self.where[0] = TRUNK
+            self._event("move", seat=0, to="trunk")
+            return
+        cost = self.move_cost(act.limb, act.pos)
+        if cost:
+            self.pay(cost)
+        self.where[0] = at(act.limb, act.pos)
+        self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=cost)
+        kind, up, brown, golden = self.limbs[act.limb][act.pos]
+        if not up:  # NS-17 b: landing on a face-down card flips it at once
+            self.limbs[act.limb][act.pos] = (kind, True, brown, golden)
+            self._event("flip", seat=0, at=place_name(act.limb, act.pos), card=kind)
+            self._resolve(act.limb, act.pos)
+            if self.phase != "over":
+                self.check_break(act.limb, self.game.options.break_tokens_beyond == "slide_to_break")
+        elif kind == STICKY:
+            self._pickpocket()
+
+    def _resolve(self, limb: int, pos: int) -> None:
+        """A card revealed under the squirrel (NS-17 a, e, f)."""
+        kind = self.limbs[limb][pos][0]
+        if kind in LEAF_ACORNS:
+            self.stock_leaf(limb, pos)
+        elif kind == BROKEN:  # a fall; in solo there is no turn to end
+            self.fall(0)
+            self._event("fall", seats=[0], cause="broken branch")
+        elif kind == OWL:
+            self._owl(limb, pos)
+        elif kind == STICKY:
+            self._pickpocket()
+        elif kind == WIND:
+            w = self.where[0]
+            dest = w % STRIDE + 2
+            if dest >= len(self.limbs[limb]) or is_broken(self.limbs[limb][dest]):
+                self.fall(0)
+                self._event("fall", seats=[0], cause="wind gust")
+            else:
+                self.where[0] = at(limb, dest)
+            self.out_known.append(self.remove_card(limb, pos))
+        elif kind == FOOLS:  # solo_keep_events: the first golden found is exchanged
+            self.out_known.append(self.remove_card(limb, pos))
+            self._fools_gold()
+        elif kind == ARBORIST:
+            self._arborist(limb, pos)
+        elif kind in EVENTS:  # Sappy Feet: no action points to lose in solo
+            self.out_known.append(self.remove_card(limb, pos))
+        else:
+            raise InvariantError(f"card {kind!r} cannot be in the solo deck")
+
+    def _owl(self, limb: int, pos: int) -> None:
+        """NS-17 e: bribe the Owl with 3 points or lose; a paid Owl leaves and the limb closes, unrefilled."""
+        if self.wealth() < PRICE:
+            self._event("owl", seat=0, bribed=False)
+            self._finish("lost", "the Owl could not be bribed")
+            return
+        self.pay(PRICE)
+        self.out_known.append(self.remove_card(limb, pos, refill=False))
+        self._event("owl", seat=0, bribed=True)
+
+    def _pickpocket(self) -> None:
+        """NS-17 f: Sticky Fingers takes the lowest-valued carried acorn."""
+        if self.cheeks_b[0]:
+            self.cheeks_b[0] -= 1
+            self.supply_b += 1
+        elif self.pack[0] == "b":
+            self.pack[0] = ""
+            self.supply_b += 1
+        elif self.cheeks_g[0]:
+            self.cheeks_g[0] -= 1
+            self.supply_g += 1
+        elif self.pack[0] == "g":
+            self.pack[0] = ""
+            self.supply_g += 1
+        else:
+            return
+        self._event("pickpocket", seat=0)
+
+    def _fools_gold(self) -> None:
+        places = [
+            (self.cheeks_g, self.cheeks_b),
+            (self.nest_g, self.nest_b),
+            (self.bur_g, self.bur_b),
+        ]
+        if self.pack[0] == "g" and self.game.options.fools_gold_includes_backpack:
+            self.pack[0] = "b" if self.supply_b else ""
+            self.supply_b -= 1 if self.supply_b else 0
+            self.supply_g += 1
+            return
+        for golden, brown in places:
+            if golden[0]:
+                golden[0] -= 1
+                self.supply_g += 1
+                if self.supply_b:
+                    self.supply_b -= 1
+                    brown[0] += 1
+                return
+
+    def _arborist(self, limb: int, pos: int) -> None:
+        """Solo Arborist: reveal the limb; leaves stocked, an Owl must be bribed, other events leave (NS-10)."""
+        cards = self.limbs[limb]
+        revealed = [i for i, slot in enumerate(cards) if i != pos and not slot[1]]
+        for i in revealed:
+            kind, _, brown, golden = cards[i]
+            cards[i] = (kind, True, brown, golden)
+            if kind in LEAF_ACORNS:
+                self.stock_leaf(limb, i)
+        self._event("arborist", seat=0, limb=limb + 1, cards=[cards[i][0] for i in revealed])
+        own = pos
+        for i in reversed(revealed):
+            kind = cards[i][0]
+            if kind == OWL:
+                self._owl(limb, i)
+                if self.phase == "over":
+                    return
+            elif kind in EVENTS and kind != BROKEN:
+                self.out_known.append(self.remove_card(limb, i))
+            else:
+                continue
+            if i < own:
+                own -= 1
+        self.out_known.append(self.remove_card(limb, own))
+
+    def _do_gather(self, act: Act) -> None:
+        limb, pos = divmod(self.where[0], STRIDE)
+        self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
+        self.give_carried(0, act.colour)
+
+    def _take_carried(self, colour: str) -> None:
+        if colour == "b" and self.cheeks_b[0]:
+            self.cheeks_b[0] -= 1
+        elif colour == "g" and self.cheeks_g[0]:
+            self.cheeks_g[0] -= 1
+        else:
+            self.pack[0] = ""
+
+    def _do_drop(self, act: Act) -> None:
+        limb, pos = divmod(self.where[0], STRIDE)
+        self._take_carried(act.colour)
+        self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
+
+    def _do_pack(self, act: Act) -> None:
+        if act.colour == "b":
+            self.cheeks_b[0] -= 1
+        else:
+            self.cheeks_g[0] -= 1
+        self.pack[0] = act.colour
+
+    def _do_unpack(self, act: Act) -> None:
+        colour = self.pack[0]
+        self.pack[0] = ""
+        self.give_carried(0, colour)
+
+    def _do_stash(self, act: Act) -> None:
+        self._take_carried(act.colour)
+        if act.colour == "b":
+            self.nest_b[0] += 1
+        else:
+            self.nest_g[0] += 1
+        self._event("stash", seat=0, colour=act.colour, points=self.points(0))
+
+    def _do_unstash(self, act: Act) -> None:
+        if act.colour == "b":
+            self.nest_b[0] -= 1
+        else:
+            self.nest_g[0] -= 1
+        self.give_carried(0, act.colour)
+
+    def _do_bury(self, act: Act) -> None:
+        colour = act.colour
+        if (self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]) or self.pack[0] == colour:
+            self._take_carried(colour)
+        elif colour == "b":
+            self.nest_b[0] -= 1
+        else:
+            self.nest_g[0] -= 1
+        if colour == "b":
+            self.bur_b[0] += 1
+        else:
+            self.bur_g[0] += 1
+
+    def _do_lasso(self, act: Act) -> None:
+        limb, pos = divmod(self.where[0], STRIDE)
+        brown, golden = int(act.colour == "b"), int(act.colour == "g")
+        self.add_to_card(act.limb, act.pos, -brown, -golden)
+        self.add_to_card(limb, pos, brown, golden)
+
+    def _do_buy(self, act: Act) -> None:
+        """NS-17 h: buy a market power for 3 points; with three powers, one goes back to the market."""
+        self.pay(PRICE)
+        self.market.remove(act.power)
+        owned = list(self.powers[0])
+        if act.other:
+            owned.remove(act.other)
+            if act.other == BACKPACK:
+                self.rescue_backpack(0)
+            self.market.append(act.other)
+            self.market.sort(key=MARKET.index)
+        self.powers[0] = sort_powers([*owned, act.power])
+        self._event("buy", seat=0, power=act.power, returned=act.other)
+
+    # ================================================================== the end (NS-17 d, g)
+    def _check_end(self) -> None:
+        if self.points(0) >= WIN_POINTS:
+            self._finish("won", "20 points gathered")
+        elif not self.face_down_left() and self.carried(0) == 0 and not any(
+            s[2] or s[3] for limb in self.limbs for s in limb
+        ):
+            self._finish("ended", "nothing left to gather")
+        elif self.actions_taken >= self.game.options.solo_max_actions:
+            self._finish("ended", "action limit")
+
+    def _finish(self, result: str, reason: str) -> None:
+        self.phase = "over"
+        self.result = result
+        self._event("game_over", winners=[0] if result == "won" else [], reason=reason, score=self.points(0))
+
+    def _scores(self) -> list[float]:
+        return [float(self.points(0))]
+
+    def _winners(self) -> list[int]:
+        return [0] if self.result == "won" else []
+
+    # ================================================================== information
+    def _observe(self, seat: int | None) -> dict[str, Any]:
+        obs = self.observe_tree(seat)
+        obs.update(
+            {
+                "decision": str(self._decision()),
+                "to_act": list(self._to_act()),
+                "phase": self.phase,
+                "current": 0,
+                "result": self.result,
+                "actions_taken": self.actions_taken,
+                "wealth": self.wealth(),
+            }
+        )
+        return obs
+
+    def _determinize(self, seat: int, rng: Rng) -> Self:
+        twin = self._clone()
+        self.resample_hidden(twin, rng)
+        twin._cache = None
+        return twin
+
+    def _clone(self) -> Self:
+        twin = type(self).__new__(type(self))
+        self._copy_base_into(twin)
+        self._copy_tree_into(twin)
+        twin.phase, twin.result, twin.actions_taken = self.phase, self.result, self.actions_taken
+        twin._cache = self._cache
+        return twin
+
+    def _check_invariants(self) -> None:
+        self.check_conservation()
+        w = self.where[0]
+        if w != TRUNK and (w // STRIDE >= 6 or w % STRIDE >= len(self.limbs[w // STRIDE])):
+            raise InvariantError("the squirrel stands on a card that does not exist")
+        if any(p not in MARKET for p in self.powers[0]):
+            raise InvariantError("a solo player holds a power that is not sold in the market")
+
+    def to_notation(self) -> str:
+        from .notation import write
+
+        return write(self)
+
+    def notation_fields(self) -> list[str]:
+        """The solo fields of the notation."""
+        return [f"solo={self.actions_taken}", f"phase={self.phase}", f"result={self.result or '-'}"]
+
+    def read_fields(self, fields: dict[str, str]) -> None:
+        """Read the fields written by :meth:`notation_fields`."""
+        from .notation import bad, need, read_int
+
+        self.actions_taken = read_int(need(fields, "solo"), "solo")
+        phase = need(fields, "phase")
+        if phase not in ("play", "over"):
+            raise bad("expected play or over", "phase", phase)
+        result = need(fields, "result")
+        if result not in ("-", "won", "lost", "ended"):
+            raise bad("expected -, won, lost or ended", "result", result)
+        self.phase, self.result = phase, "" if result == "-" else result
+        self._cache = None
+
+    def _why_illegal(self, seat: int, action: Any) -> str:
+        from .explain import why_illegal
+
+        return why_illegal(self, seat, action)
