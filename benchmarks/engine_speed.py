@@ -1,0 +1,175 @@
+"""Engine throughput: random playouts through the public, checked API, compared with RLCard's UNO.
+
+At each step: the seats to act (``to_act``), the legal actions of one of them, a seeded uniform choice,
+``apply``. Reports steps/s, games/s and ``clone()``/s as the median of several repeats, pinned to one core,
+and runs the same loop over RLCard's UNO game object in the same run (RLCard lives in a throwaway venv,
+``benchmarks/.rlcard-venv``, created on first use from ``benchmarks/requirements.txt``).
+
+    python benchmarks/engine_speed.py                 # every game, 5 repeats, plus RLCard UNO
+    python benchmarks/engine_speed.py --games squarrels --repeats 7 --no-rlcard
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import oakwood
+from oakwood.engine import State
+
+HERE = Path(__file__).resolve().parent
+RLCARD_VENV = HERE / ".rlcard-venv"
+
+#: (label, game, players, options, games per repeat)
+CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
+    ("S'Quarrels 4p, single round", "squarrels", 4, {"single_round": True}, 400),
+    ("Barrell 2p", "barrell", 2, {}, 300),
+    ("Barrell 4p", "barrell", 4, {}, 200),
+    ("Nutty Squirrels 4p", "nutty", 4, {}, 60),
+    ("Nutty Squirrels solo", "nutty", 1, {}, 100),
+]
+
+
+@dataclass
+class Result:
+    """Medians over the repeats of one case."""
+
+    label: str
+    steps_per_s: float
+    games_per_s: float
+    clones_per_s: float
+    steps_per_game: float
+    runs: list[float]
+
+
+def pin_to_one_core() -> None:
+    """Run on a single core so figures are per-core (Linux only; elsewhere a no-op)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[int, float, list[State]]:
+    """Random playouts; returns steps, seconds and a sample of mid-game states for the clone timing."""
+    chooser = random.Random(seed)
+    samples: list[State] = []
+    steps = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = game.new_state(players, seed * 100_003 + g)
+        while not state.is_terminal():
+            seats = state.to_act()
+            seat = seats[0] if len(seats) == 1 else seats[int(chooser.random() * len(seats))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(chooser.random() * len(legal))])
+            steps += 1
+            if steps % 97 == 0 and len(samples) < 200:
+                samples.append(state)  # kept by reference: cloned later, after the timed loop
+                state = state.clone()
+    return steps, time.perf_counter() - start, samples
+
+
+def clone_rate(samples: list[State], rounds: int = 50) -> float:
+    """clone() calls per second over a set of mid-game states."""
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for state in samples:
+            state.clone()
+    return rounds * len(samples) / (time.perf_counter() - start)
+
+
+def run_case(label: str, name: str, players: int, options: dict[str, Any], games: int, repeats: int) -> Result:
+    """Median figures for one game configuration."""
+    game = oakwood.load(name, **options)
+    steps_rates, game_rates, clone_rates, lengths = [], [], [], []
+    for r in range(repeats):
+        steps, seconds, samples = playouts(game, players, games, seed=r)
+        steps_rates.append(steps / seconds)
+        game_rates.append(games / seconds)
+        lengths.append(steps / games)
+        clone_rates.append(clone_rate(samples) if samples else float("nan"))
+    return Result(
+        label,
+        statistics.median(steps_rates),
+        statistics.median(game_rates),
+        statistics.median(clone_rates),
+        statistics.median(lengths),
+        steps_rates,
+    )
+
+
+def ensure_rlcard_venv() -> Path:
+    """The baseline's interpreter, creating its venv on first use."""
+    python = RLCARD_VENV / "bin" / "python"
+    if not python.exists():
+        print("creating benchmarks/.rlcard-venv with RLCard (first run only)…", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(RLCARD_VENV)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "-r", str(HERE / "requirements.txt")], check=True
+        )
+    return python
+
+
+def run_rlcard(repeats: int, games: int) -> Result:
+    """Median figures of the same loop over RLCard's UNO, measured in its own venv on one core."""
+    python = ensure_rlcard_venv()
+    cpu = str(min(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else None
+    command = [str(python), str(HERE / "rlcard_uno.py"), str(repeats), str(games)]
+    if cpu is not None:
+        command = ["taskset", "-c", cpu, *command]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    runs = json.loads(output)
+    return Result(
+        "RLCard UNO 4p (baseline)",
+        statistics.median(r["steps_per_s"] for r in runs),
+        statistics.median(r["games_per_s"] for r in runs),
+        float("nan"),
+        statistics.median(r["steps"] / games for r in runs),
+        [r["steps_per_s"] for r in runs],
+    )
+
+
+def main() -> None:
+    """Parse arguments, run the cases and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=5, help="repeats per case (the median is reported)")
+    parser.add_argument("--games", nargs="*", default=None, help="only these games (squarrels, barrell, nutty)")
+    parser.add_argument("--no-rlcard", action="store_true", help="skip the RLCard UNO baseline")
+    parser.add_argument("--rlcard-games", type=int, default=200, help="UNO games per repeat")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    pin_to_one_core()
+    results: list[Result] = []
+    for label, name, players, options, games in CASES:
+        if args.games and name not in args.games:
+            continue
+        results.append(run_case(label, name, players, options, games, args.repeats))
+        print(f"  measured {label}", file=sys.stderr)
+    if not args.no_rlcard:
+        results.append(run_rlcard(args.repeats, args.rlcard_games))
+    header = f"{'case':32} {'steps/s':>10} {'games/s':>9} {'clone()/s':>10} {'steps/game':>10}"
+    print(f"median of {args.repeats} repeats, one core, Python {sys.version.split()[0]}")
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        clones = "-" if r.clones_per_s != r.clones_per_s else f"{r.clones_per_s:,.0f}"
+        print(f"{r.label:32} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f} {clones:>10} {r.steps_per_game:>10,.0f}")
+    baseline = next((r for r in results if r.label.startswith("RLCard")), None)
+    if baseline:
+        for r in results:
+            if r is not baseline:
+                print(f"{r.label}: {r.steps_per_s / baseline.steps_per_s:.1f}x RLCard UNO's per-step rate")
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2))
+
+
+if __name__ == "__main__":
+    main()
