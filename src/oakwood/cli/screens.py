@@ -77,7 +77,7 @@ def result_table(labels: Sequence[str], scores: Sequence[float], winners: Sequen
     table = Table(title="Final result", box=box.ROUNDED, title_style="bold")
     table.add_column("Seat")
     table.add_column("Score", justify="right")
-    table.add_column("")
+    table.add_column("Result")
     order = sorted(range(len(labels)), key=lambda s: (-scores[s], s))
     for seat in order:
         mark = Text("winner", style="bold green") if seat in winners else Text("")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Mapping
@@ -40,10 +41,14 @@ class Terminal:
             except (AttributeError, ValueError):
                 interactive = False
         self.interactive = interactive
+        self._after_race = False  # late slap keys must not end up typed into the next prompt
 
     def read_line(self, prompt: str) -> str:
         """One line of input after ``prompt``; raises :class:`QuitGame` when the input has ended."""
         if self.interactive:
+            if self._after_race:
+                self._after_race = False
+                _discard_typeahead(self.stdin)
             try:
                 return self.console.input(Text(prompt, style="bold cyan"))
             except EOFError:
@@ -72,6 +77,7 @@ class Terminal:
         In line mode the line is the key: a human's key slaps at once, an empty line (or ``pass``) passes.
         """
         if self.interactive:
+            self._after_race = True
             return read_race_keys(keys, window, enter_passes=enter_passes)
         while True:
             text = self.read_line("slap key › ").strip().lower()
@@ -83,3 +89,11 @@ class Terminal:
                 raise QuitGame("quit", 0)
             listed = ", ".join(f"{k!r} for P{s + 1}" for k, s in keys.items())
             self.console.print(Text(f"Press a slap key ({listed}) or Enter to pass.", style="yellow"))
+
+
+def _discard_typeahead(stream: TextIO) -> None:
+    """Drop keys typed ahead into a terminal (only called on a real terminal)."""
+    import termios
+
+    with contextlib.suppress(OSError, ValueError, termios.error):
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
