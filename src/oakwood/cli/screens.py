@@ -28,15 +28,14 @@ def log_panel(lines: Sequence[str], title: str) -> RenderableType | None:
     if not lines:
         return None
     shown = list(lines[-LOG_LINES:])
-    body = Text()
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
     if len(lines) > len(shown):
-        body.append(f"… {len(lines) - len(shown)} earlier lines\n", style="dim")
-    for i, line in enumerate(shown):
-        body.append("• ", style="dim")
-        body.append(line)
-        if i < len(shown) - 1:
-            body.append("\n")
-    return Panel(body, title=Text(title, style="bold"), title_align="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+        grid.add_row("…", Text(f"{len(lines) - len(shown)} earlier lines", style="dim"))
+    for line in shown:
+        grid.add_row("•", Text(line))  # a wrapped line stays indented under its bullet
+    return Panel(grid, title=Text(title, style="bold"), title_align="left", box=box.SIMPLE_HEAD, padding=(0, 1))
 
 
 def scores_table(labels: Sequence[str], scores: Sequence[float], to_act: Sequence[int]) -> Table:
