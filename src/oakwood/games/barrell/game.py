@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from oakwood.engine import Game
 
-from .actions import ALL_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
+from .actions import ALL_ACTIONS, KEEP_ACTION, MULLIGAN_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
 from .cards import cards_of
 from .options import BarrellOptions
 from .state import BarrellState
@@ -29,6 +29,7 @@ class Barrell(Game[BarrellOptions]):
     def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
         self._play_cache: dict[int, tuple[Action, ...]] = {}
+        self._mulligan_cache: dict[int, tuple[Action, ...]] = {}
 
     @cached_property
     def stages(self) -> tuple[str, ...]:
@@ -56,6 +57,16 @@ class Barrell(Game[BarrellOptions]):
                 self._play_cache.clear()
             cached = (*(PLAY_ACTIONS[c] for c in cards_of(hand)), PASS_ACTION)
             self._play_cache[hand] = cached
+        return cached
+
+    def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
+        """The mulligan choices for a hand mask (set any card aside, then ``keep``), cached per hand."""
+        cached = self._mulligan_cache.get(hand)
+        if cached is None:
+            if len(self._mulligan_cache) >= _PLAY_CACHE_LIMIT:
+                self._mulligan_cache.clear()
+            cached = (*(MULLIGAN_ACTIONS[c] for c in cards_of(hand)), KEEP_ACTION)
+            self._mulligan_cache[hand] = cached
         return cached
 
     def _all_actions(self) -> Sequence[Hashable]:

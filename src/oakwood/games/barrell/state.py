@@ -24,7 +24,6 @@ from .actions import (
     KEEP,
     KEEP_ACTION,
     MULLIGAN,
-    MULLIGAN_ACTIONS,
     PASS,
     PLAY,
     RETURN,
@@ -769,7 +768,7 @@ class BarrellState(State):
         if phase == MULLIGAN_PHASE:
             if self.aside[seat].bit_count() >= self._mulligan_cap(seat):
                 return (KEEP_ACTION,)
-            return [*(MULLIGAN_ACTIONS[c] for c in cards_of(self.hands[seat])), KEEP_ACTION]
+            return self.game.mulligan_actions(self.hands[seat])
         if phase == SWAP_PHASE:
             return [SWAP_ACTIONS[t] for t in range(self.num_players) if t != seat]
         if phase == HEARTS:
