@@ -185,4 +185,4 @@ def describe_action(action: Hashable) -> str:
         "return": f"take {card} back to hand",
         "take": f"take {card} from Discard",
     }
-    return f"{action} — {texts[verb]}"
+    return texts[verb]
