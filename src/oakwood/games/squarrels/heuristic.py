@@ -115,7 +115,7 @@ def _keep_value(card: int, hand: Counter[int]) -> float:
 
 
 def _unseen_total(obs: dict[str, Any], hand: Counter[int]) -> int:
-    return sum(obs["hand_sizes"]) - sum(hand.values())
+    return int(sum(obs["hand_sizes"])) - sum(hand.values())
 
 
 def _unseen_above(obs: dict[str, Any], hand: Counter[int], card: int) -> float:

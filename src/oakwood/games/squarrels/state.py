@@ -6,7 +6,6 @@ The Deck is a list whose end is its top. Seats are 0-based here; people see them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Self
 
 from oakwood.engine import Decision, InvariantError, Rng, State
@@ -107,7 +106,7 @@ class SQuarrelsState(State):
         self._clear_quarrel()
         self._clear_race()
         self._cache_seat = -1
-        self._cache: Sequence[Action] = ()
+        self._cache: tuple[Action, ...] = ()
         self._act_cache: tuple[int, ...] | None = None
         if deal:
             self.dealer = self.rng.randbelow(n)  # SQ-19: the first dealer is random
@@ -262,7 +261,8 @@ class SQuarrelsState(State):
         if card < HAND_KINDS:
             self.hands[seat][card] += 1
             self.hand_sizes[seat] += 1
-            self.emit("draw", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
+            if self.record_events:  # emit() inlined: this is the most frequent event
+                self._log = (("draw", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat]), self._log)
             if self.phase == MUST_DRAW:
                 self.phase = DRAWING
             return
@@ -305,8 +305,14 @@ class SQuarrelsState(State):
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
         self.hoard.append((card, seat))
-        self.emit("discard", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
-        self._end_turn()
+        # The next turn begins here, inlined (as _end_turn would): discards are a third of all steps.
+        nxt = seat + 1 if seat + 1 < self.num_players else 0
+        self.active = nxt
+        self.phase = MUST_DRAW
+        self.whirl_forced = False
+        if self.record_events:
+            log = (("discard", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat]), self._log)
+            self._log = (("turn", {"seat": nxt}, None, None), log)
 
     # ================================================================== QUARREL (SQ-5, SQ-6, SQ-7)
     def _start_quarrel(self, drawer: int) -> None:
@@ -360,6 +366,7 @@ class SQuarrelsState(State):
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
             self.phase = DRAWING
+            self.whirl_forced = False  # SQ-4: only the drawer's own post-Whirlwind draws can be mandatory
         else:
             self._enter_storing(winner)
 
@@ -432,6 +439,9 @@ class SQuarrelsState(State):
         self._clear_race()
         self.active = winner
         self.phase = DRAWING
+        # SQ-4/SQ-11: the winner's draws are optional ("may select to continue drawing"); a Whirlwind the
+        # drawer met earlier in the turn must not force them to draw to 7 (whirlwind_draw = mandatory_to_7).
+        self.whirl_forced = False
 
     def _hoard_declined(self) -> None:
         """SQ-12b: nobody slapped; the drawer stores and discards as after a drawn Quarrel."""
@@ -551,7 +561,7 @@ class SQuarrelsState(State):
             return Decision.NONE
         return Decision.TURN
 
-    def _legal_actions(self, seat: int) -> Sequence[Action]:
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         if seat == self._cache_seat:
             return self._cache
         phase = self.phase
@@ -656,10 +666,40 @@ class SQuarrelsState(State):
     def _is_terminal(self) -> bool:
         return self.phase == OVER
 
-    # These queries need no checking, so the public names bind straight to the hooks: a wrapper call per
-    # query was a measurable share of a simulation step (see benchmarks/README.md).
-    to_act = _to_act
+    # ------------------------------------------------------------------ the fast checked path
+    # Simulation and search call these public methods millions of times, and the generic wrappers cost
+    # about twenty Python calls per step. These overrides make exactly the same checks with a few calls,
+    # and hand every refusal to the generic State method so errors stay identical (benchmarks/README.md).
+    to_act = _to_act  # no check needed: the hook itself
     is_terminal = _is_terminal
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        acting = self._act_cache
+        if acting is None:
+            acting = self._act_cache = self._compute_to_act()
+        if seat in acting:
+            return self._cache if seat == self._cache_seat else self._legal_actions(seat)
+        State.legal_actions(self, seat)  # validates the seat number (raises for a seat that does not exist)
+        return ()
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        acting = self._act_cache
+        if acting is None:
+            acting = self._act_cache = self._compute_to_act()
+        if seat not in acting:
+            State.apply(self, seat, action)  # raises GameOverError / NotYourTurnError
+            return
+        legal = self._cache if seat == self._cache_seat else self._legal_actions(seat)
+        if action not in legal:
+            State.apply(self, seat, action)  # raises InvalidActionError / IllegalActionError
+            return
+        self._cache_seat = -1
+        self._act_cache = None
+        handler: Any = _HANDLERS[action[0]]
+        handler(self, seat, action[1])
+        self._history = ((seat, action), self._history)
 
     def _scores(self) -> list[float]:
         return [float(t) for t in self.totals]
