@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol, runtime_checkable
 
 from oakwood.engine import Decision, Game, Rng, State
@@ -14,16 +15,23 @@ from oakwood.engine import Decision, Game, Rng, State
 class PlayerView:
     """Everything one seat may use to decide: never the true state.
 
+    ``observation`` is ``state.observe(seat)``, computed the first time it is read (a random bot never reads
+    it, and building it was most of a random-bot simulation step); read it before the match moves on.
     ``sample_states`` yields determinized worlds — full states consistent with this seat's observation,
     with everything it cannot see re-sampled — for search bots.
     """
 
     seat: int
-    observation: dict[str, Any]
     legal_actions: tuple[Hashable, ...]
     game: Game[Any]
     decision: Decision
+    _observe: Callable[[], dict[str, Any]] = field(repr=False, compare=False)
     _sampler: Callable[[random.Random | Rng], State] = field(repr=False, compare=False)
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        """What this seat knows (``state.observe(seat)``)."""
+        return self._observe()
 
     def sample_states(self, n: int, rng: random.Random | Rng) -> Iterator[State]:
         """``n`` determinized worlds drawn with ``rng``."""
@@ -35,7 +43,7 @@ class PlayerView:
         """The view of ``seat`` in ``state`` (built at the trust boundary, from ``observe`` only)."""
         return cls(
             seat=seat,
-            observation=state.observe(seat),
+            _observe=lambda: state.observe(seat),
             legal_actions=state.legal_actions(seat),
             game=state.game,
             decision=state.decision,
