@@ -500,3 +500,20 @@ def test_sq20_discard_pile_and_hoard_pile_are_distinct() -> None:
     assert "Hoard Pile" in GAME.describe_action(GAME.parse_action("discard 1"))
     text = GAME.render(obs)
     assert "Hoard Pile 1" in text and "Discard: ambush×1" in text
+
+
+def test_sq4_mandatory_whirlwind_draws_do_not_pass_to_a_hoard_or_quarrel_winner() -> None:
+    # The drawer met a Whirlwind (must draw to 7), then drew a Hoard: P3 wins the race and may stop drawing.
+    game = oakwood.load("squarrels", whirlwind_draw="mandatory_to_7")
+    state = position(3, "12/34/5", deck="HV", hoard="5@2", game=game)
+    play(state, "P1 draw", "P1 draw", "P3 slap")
+    assert turn(state) == ("P3", "drawing")
+    assert legal(state, 3)[0] == "draw" and any(a.startswith("discard") for a in legal(state, 3))
+    assert fields(state)["whirl"] == "0"
+    game = oakwood.load("squarrels", whirlwind_draw="mandatory_to_7", quarrel_winner_may_draw=True)
+    state = position(3, "12/34/5", deck="QV", game=game)
+    play(state, "P1 draw", "P1 draw")
+    play(state, *(f"P{s + 1} play {max(hand(state, s + 1))}" for s in state.to_act()))  # the redealt hands
+    winner, phase = turn(state)
+    assert phase == "drawing"  # quarrel_winner_may_draw: the winner may draw, but need not
+    assert any(a.startswith("discard") for a in legal(state, int(winner[1:])))
