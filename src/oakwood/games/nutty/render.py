@@ -8,18 +8,40 @@ from typing import Any
 from .actions import COLOUR_WORD, Act
 from .cards import NAME, POWER_WORD
 
-CELL = 13
+CELL = 17
+LABEL = {
+    "0": "leaf·0",
+    "1": "leaf·1",
+    "2": "leaf·2",
+    "3": "leaf·3",
+    "G": "leaf·gold",
+    "BB": "BROKEN",
+    "WG": "Wind",
+    "FG": "FoolGold",
+    "SF": "Sappy",
+    "AR": "Arborist",
+    "SW": "*Swing",
+    "FL": "*Fly",
+    "BP": "*Pack",
+    "LA": "*Lasso",
+    "ST": "*Sticky",
+    "SR": "*Sugar",
+    "SP": "*Spit",
+    "DO": "*Doppel",
+    "OW": "*Owl",
+}
 
 
 def _acorns(brown: int, golden: int) -> str:
-    return "b" * brown + "G" * golden if brown + golden <= 4 else f"{brown}b{golden}G"
+    """Acorns as ``2b1g``, or an empty string when there are none."""
+    return (f"{brown}b" if brown else "") + (f"{golden}g" if golden else "")
 
 
 def _cell(card: Mapping[str, Any]) -> str:
     kind = card["card"]
-    label = "??" if kind is None else kind
+    label = "??" if kind is None else LABEL.get(kind, kind)
     acorns = _acorns(card["brown"], card["golden"])
-    who = "".join(str(s + 1) for s in card["squirrels"])
+    who = ",".join(str(s + 1) for s in card["squirrels"])
     text = label + (f" {acorns}" if acorns else "") + (f" @{who}" if who else "")
     return f"[{text}]".ljust(CELL)
 
@@ -29,7 +51,7 @@ def render(obs: Mapping[str, Any]) -> str:
     lines = []
     mode = obs.get("mode", "multiplayer")
     head = f"Nutty Squirrels — {mode}"
-    if mode == "multiplayer":
+    if mode == "multiplayer" and not obs["terminal"]:
         head += f", round {obs['round']}, P{obs['current'] + 1} to play with {obs['ap']} AP"
         if obs.get("end_triggered"):
             head += f" (final turns: {obs['turns_left'] + 1} left)"
@@ -40,7 +62,7 @@ def render(obs: Mapping[str, Any]) -> str:
     for limb, row in enumerate(obs["tree"]):
         cells = "".join(_cell(card) for card in row) or "(fallen limb)"
         lines.append(f"  L{limb + 1} ─ {cells}")
-    lines.append("  ?? face down · b brown acorn · G golden acorn · @n squirrel of player n")
+    lines.append("  ?? face down · *power · 2b1g acorns on the card · @n squirrel of player n")
     supply = obs["supply"]
     out = obs["out_of_play"]
     lines.append(
@@ -49,6 +71,7 @@ def render(obs: Mapping[str, Any]) -> str:
     )
     if obs.get("market") is not None and mode == "solo":
         lines.append(f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}")
+        lines.append(f"Wealth (cheeks, backpack, nest) {obs['wealth']} points")
     for seat, board in enumerate(obs["boards"]):
         powers = ", ".join(NAME[p] for p in board["powers"]) or "no powers"
         pack = f" backpack {board['backpack']}" if board["backpack"] else ""
@@ -65,7 +88,7 @@ def render(obs: Mapping[str, Any]) -> str:
             f"{marker}P{seat + 1} at {board['at']:<6} {board['points']:>2} pts · cheeks "
             f"{_acorns(cheeks['brown'], cheeks['golden']) or '-'}{pack}"
             f" · nest {_acorns(nest['brown'], nest['golden']) or '-'}"
-            f" · burrow {burrow['brown']}b {burrow['golden']}G · {powers}{extra}"
+            f" · burrow {_acorns(burrow['brown'], burrow['golden']) or '-'} · {powers}{extra}"
         )
     if obs.get("copy"):
         lines.append(f"Doppelgänger copies {NAME[obs['copy']]} this turn")
