@@ -34,14 +34,19 @@ def play_match(
     state: State | None = None,
     max_steps: int = 1_000_000,
     on_step: Callable[[State, int, Hashable], None] | None = None,
+    record_events: bool = True,
 ) -> MatchResult:
     """Play to the end; ``agents[i]`` plays seat ``i``.
+
+    ``record_events=False`` skips the event log (bulk simulation, where nobody reads it); the action history
+    is still kept, so ``state.replay()`` regenerates every event.
 
     A commit decision asks every listed seat before applying any answer (so no agent sees another's
     choice). A race asks every listed seat at once, then applies the answers in order of reaction delay;
     equal delays are ordered by a generator seeded from ``seed``, never by seat number.
     """
     state = state if state is not None else game.new_state(len(agents), seed)
+    state.record_events = record_events
     if len(agents) != state.num_players:
         raise ValueError(f"{len(agents)} agents for a {state.num_players}-player game")
     tie_rng = Rng(seed ^ 0x5EED)

@@ -57,7 +57,7 @@ def run_game(spec: SimulationSpec, index: int) -> GameRecord:
     agents = [
         game.make_agent(spec.lineup[entry], seed=derive_seed(seed, seat + 1)) for seat, entry in enumerate(seating)
     ]
-    result = play_match(game, agents, seed)
+    result = play_match(game, agents, seed, record_events=False)  # bots never read the log
     return GameRecord(
         index=index,
         seed=seed,
