@@ -186,6 +186,12 @@ class NuttyHeuristic:
         ap = obs["ap"]
         if "claim" in texts:
             return "claim"
+        if "copy sugar" in texts and ap >= 1:
+            return "copy sugar"  # one more AP this turn
+        if "copy sticky" in texts and ap >= 1 and limb < 0:
+            rich = any(b["nest"]["brown"] + b["nest"]["golden"] and b["at"] != "trunk" for b in obs["boards"])
+            if rich:
+                return "copy sticky"
         if limb >= 0:
             return self._on_limb(obs, seat, texts, board, limb, pos, ap)
         return self._on_trunk(obs, seat, texts, board, ap)
