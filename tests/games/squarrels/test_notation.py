@@ -132,6 +132,22 @@ def test_written_fields_follow_the_docstring() -> None:
     assert text == BASE
     assert text.split()[0] == "squarrels"
     assert [p.split("=")[0] for p in text.split()[1:]] == [
-        "players", "round", "dealer", "totals", "last", "phase", "active", "whirl", "hands", "storage", "deck",
-        "hoard", "discard", "golden_out", "quarrel", "race", "winners", "rng",
+        "players",
+        "round",
+        "dealer",
+        "totals",
+        "last",
+        "phase",
+        "active",
+        "whirl",
+        "hands",
+        "storage",
+        "deck",
+        "hoard",
+        "discard",
+        "golden_out",
+        "quarrel",
+        "race",
+        "winners",
+        "rng",
     ]
