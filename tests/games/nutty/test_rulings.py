@@ -262,3 +262,21 @@ def test_ns16_trunk_and_drops() -> None:
         play(state, "drop brown")
     play(state, "move L1c1", "end", "end")
     assert state.ap == 3  # unused AP are lost, not saved
+
+
+def test_ns13_copied_backpack_and_tracked_loot() -> None:
+    players = [board(at="L1c2", powers="DO", cheeks="2.0"), board(powers="BP", sticky="0.0"), board()]
+    state = load(position(tree("~1,1*0.1,~2,~1,~BB"), players))
+    play(state, "copy backpack", "gather golden")
+    assert obs(state)["boards"][0]["backpack"] == "golden"
+    play(state, "end")  # the copy ends: its acorn lands on the card (the cheeks are full), the card leaves play
+    view = obs(state)
+    assert view["boards"][0]["backpack"] is None and view["tree"][0][1]["golden"] == 1
+    assert "DO" in view["out_of_play"]["cards"]
+    loot_players = [board(at="L1c2", powers="DO"), board(powers="ST", sticky="1.1"), board()]
+    looter = load(position(tree("~1,1,~2,~1,~BB"), loot_players), doppel_sticky="take_tracked_loot")
+    play(looter, "copy sticky")
+    assert [a for a in legal(looter) if a.startswith(("steal", "loot"))] == ["loot p2"]
+    play(looter, "loot p2")
+    assert obs(looter)["boards"][0]["cheeks"] == {"brown": 1, "golden": 1}
+    assert obs(looter)["boards"][1]["sticky"] == {"brown": 0, "golden": 0}

@@ -727,7 +727,7 @@ class NuttyState(TreeState):
         self.out_known += [SAPPY] * self.sappy_now[s]
         self.sappy_now[s] = 0
         if self.copy:  # NS-13: the Doppelgänger leaves play at the end of the turn it was used in
-            if self.copy == BACKPACK:
+            if self.copy == BACKPACK and BACKPACK not in self.powers[s]:  # a claimed real one keeps its acorn
                 self.rescue_backpack(s)
             self.copy = ""
             self.copy_spent = False
