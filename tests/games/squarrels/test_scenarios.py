@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import oakwood
-from oakwood.engine import IllegalActionError, NotYourTurnError
+from oakwood.engine import IllegalActionError, InvalidActionError, NotYourTurnError
 from tests.games.squarrels.helpers import (
     SINGLE,
     discard_pile,
@@ -158,3 +158,19 @@ def test_scenario12_scoring() -> None:
     state = position(2, "1/2", deck="W", storage="34/34", totals="45,45", game=shared)
     play(state, "P1 draw")
     assert state.winners() == [0, 1]
+
+
+def test_bad_input_gets_the_right_error() -> None:
+    state = position(3, "2244/R3/12", deck="Q")
+    before = state.to_notation()
+    with pytest.raises(InvalidActionError, match="not an action of squarrels"):
+        state.apply(0, "draw")  # text is not an action: parse it first
+    with pytest.raises(InvalidActionError, match="outside"):
+        state.apply_index(0, 10_000)
+    with pytest.raises(NotYourTurnError, match="no seat 5"):
+        state.apply(5, state.game.parse_action("draw"))
+    with pytest.raises(InvalidActionError, match="no action is written 'draw two'"):
+        state.game.parse_action("draw two")
+    assert state.to_notation() == before
+    play(state, "P1 draw", "P1 play 4", "P2 play 3", "P3 play 2")
+    rejects(state, "P1 draw", match="drawing is over")  # the drawer who won the Quarrel stores, no draws
