@@ -107,3 +107,14 @@ def test_h_market() -> None:
     assert view["boards"][0]["powers"] == ["SW", "FL", "LA"] and view["market"] == ["BP"]
     assert view["boards"][0]["backpack"] is None  # its acorn paid first: carried acorns before the nest
     assert view["boards"][0]["nest"] == {"brown": 1, "golden": 0}
+
+
+def test_g_automatic_end_when_nothing_is_within_reach() -> None:
+    # Face-down cards remain, but only beyond Broken Branches; Swinging Squirrel would leave too little to pay.
+    blocked = ["1,BB,~1,~1,~1", "2,BB,~2,~2,~2", "3,BB,~3,~3,~3", "G,BB,~G,~G,~G", "0,0,0,1,~2", "2,2,ST"]
+    state = load(position(blocked, [board(at="L5c4", nest="2.0")], solo=True))
+    play(state, "move L5c5", "gather brown", "gather brown")  # the last reachable face-down card
+    play(state, "move L5c4", "move L5c3", "move L5c2", "move L5c1", "move trunk", "stash brown")
+    assert not state.is_terminal()  # an acorn is still carried
+    play(state, "stash brown")
+    assert state.is_terminal() and obs(state)["result"] == "ended" and state.scores() == [4.0]

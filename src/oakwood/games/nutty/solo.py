@@ -447,12 +447,77 @@ class SoloState(TreeState):
     def _check_end(self) -> None:
         if self.points(0) >= WIN_POINTS:
             self._finish("won", "20 points gathered")
-        elif not self.face_down_left() and self.carried(0) == 0 and not any(
-            s[2] or s[3] for limb in self.limbs for s in limb
-        ):
-            self._finish("ended", "nothing left to gather")
+        elif not self.can_gain():
+            self._finish("ended", "nothing left within reach")
         elif self.actions_taken >= self.game.options.solo_max_actions:
             self._finish("ended", "action limit")
+
+    def can_gain(self) -> bool:
+        """NS-17 g: whether a face-down card or an acorn can still be reached (or carried acorns stashed).
+
+        Reachability uses the squirrel's powers and what it can pay; buying Swinging or Flying Squirrel
+        from the market, when affordable, counts as a way on.
+        """
+        wealth = self.wealth()
+        owned = self.powers[0]
+        if self._gain_within(owned, wealth):
+            return True
+        if wealth < PRICE:
+            return False
+        for power in (SWINGING, FLYING):
+            if power in self.market and power not in owned and self._gain_within((*owned, power), wealth - PRICE):
+                return True
+        return False
+
+    def _gain_within(self, powers: tuple[str, ...], budget: int) -> bool:
+        """Cheapest point cost to every position (Dijkstra over at most 31 places) and what lies there."""
+        start = self.where[0]
+        cost = {start: 0}
+        frontier = [start]
+        while frontier:
+            frontier.sort(key=cost.__getitem__)
+            here = frontier.pop(0)
+            for nxt, price in self._steps(here, powers):
+                total = cost[here] + price
+                if total <= budget and total < cost.get(nxt, budget + 1):
+                    cost[nxt] = total
+                    frontier.append(nxt)
+        lasso = LASSO in powers
+        for w in cost:
+            if w == TRUNK:
+                if self.carried(0):
+                    return True
+                continue
+            limb, pos = divmod(w, STRIDE)
+            cards = self.limbs[limb]
+            _, up, brown, golden = cards[pos]
+            if not up or brown or golden:
+                return True
+            if lasso and any(0 <= p < len(cards) and (cards[p][2] or cards[p][3]) for p in (pos - 1, pos + 1)):
+                return True
+        return False
+
+    def _steps(self, w: int, powers: tuple[str, ...]) -> list[tuple[int, int]]:
+        """Moves from ``w`` and their point costs, under NS-17 b, for a squirrel holding ``powers``."""
+        out: list[tuple[int, int]] = []
+        if w == TRUNK:
+            targets = [(limb, 0, True) for limb in range(6) if self.limbs[limb]]
+        else:
+            limb, pos = divmod(w, STRIDE)
+            targets = [(limb, pos - 1, False)] if pos else []
+            if pos + 1 < len(self.limbs[limb]):
+                targets.append((limb, pos + 1, True))
+            if FLYING in powers:
+                sides = ((limb + 5) % 6, (limb + 1) % 6)
+                targets += [(side, pos, False) for side in sides if pos < len(self.limbs[side])]
+            if pos == 0:
+                out.append((TRUNK, 0))
+        for limb, pos, outward in targets:
+            slot = self.limbs[limb][pos]
+            if is_broken(slot) and (SWINGING not in powers or (w != TRUNK and w // STRIDE != limb)):
+                continue
+            out.append((at(limb, pos), 1 if outward and slot[1] else 0))
+        return out
 
     def _finish(self, result: str, reason: str) -> None:
         self.phase = "over"
