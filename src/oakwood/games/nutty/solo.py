@@ -8,6 +8,7 @@ when nothing is left to gain, or when the player ends it.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import Decision, Event, InvariantError, Rng
@@ -470,32 +471,39 @@ class SoloState(TreeState):
         return False
 
     def _gain_within(self, powers: tuple[str, ...], budget: int) -> bool:
-        """Cheapest point cost to every position (Dijkstra over at most 31 places) and what lies there."""
+        """A 0-1 breadth-first search by point cost (at most 31 places), stopping at the first gain."""
         start = self.where[0]
         cost = {start: 0}
-        frontier = [start]
-        while frontier:
-            frontier.sort(key=cost.__getitem__)
-            here = frontier.pop(0)
-            for nxt, price in self._steps(here, powers):
-                total = cost[here] + price
+        queue = deque([start])
+        done: set[int] = set()
+        lasso = LASSO in powers
+        while queue:
+            w = queue.popleft()
+            if w in done:
+                continue
+            done.add(w)
+            if self._gain_at(w, lasso):
+                return True
+            for nxt, price in self._steps(w, powers):
+                total = cost[w] + price
                 if total <= budget and total < cost.get(nxt, budget + 1):
                     cost[nxt] = total
-                    frontier.append(nxt)
-        lasso = LASSO in powers
-        for w in cost:
-            if w == TRUNK:
-                if self.carried(0):
-                    return True
-                continue
-            limb, pos = divmod(w, STRIDE)
-            cards = self.limbs[limb]
-            _, up, brown, golden = cards[pos]
-            if not up or brown or golden:
-                return True
-            if lasso and any(0 <= p < len(cards) and (cards[p][2] or cards[p][3]) for p in (pos - 1, pos + 1)):
-                return True
+                    if price:
+                        queue.append(nxt)
+                    else:
+                        queue.appendleft(nxt)
         return False
+
+    def _gain_at(self, w: int, lasso: bool) -> bool:
+        """Something to gain at ``w``: a face-down card, acorns (or acorns a Lasso's reach away), or a stash."""
+        if w == TRUNK:
+            return self.carried(0) > 0
+        limb, pos = divmod(w, STRIDE)
+        cards = self.limbs[limb]
+        _, up, brown, golden = cards[pos]
+        if not up or brown or golden:
+            return True
+        return lasso and any(0 <= p < len(cards) and (cards[p][2] or cards[p][3]) for p in (pos - 1, pos + 1))
 
     def _steps(self, w: int, powers: tuple[str, ...]) -> list[tuple[int, int]]:
         """Moves from ``w`` and their point costs, under NS-17 b, for a squirrel holding ``powers``."""
