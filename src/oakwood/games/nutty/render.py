@@ -105,7 +105,8 @@ def describe_event(event: Mapping[str, Any]) -> str:
     kind = event["kind"]
     who = f"P{event['seat'] + 1}" if "seat" in event else ""
     if kind == "setup":
-        return f"New game for {event['players']} player(s); the Leaf Deck holds {event['deck']} cards."
+        first = f" P{event['first'] + 1} starts." if "first" in event else ""
+        return f"New game for {event['players']} player(s); the Leaf Deck holds {event['deck']} cards.{first}"
     if kind == "turn":
         return f"{who}'s turn (round {event['round']}) with {event['ap']} AP."
     if kind == "end_turn":
@@ -116,12 +117,14 @@ def describe_event(event: Mapping[str, Any]) -> str:
         return f"{who} flips {event['at']}: {NAME[event['card']]}."
     if kind == "fall":
         seats = ", ".join(f"P{s + 1}" for s in event["seats"]) or "nobody"
-        return f"{seats} fall(s) to the trunk ({event['cause']})."
+        verb = "falls" if len(event["seats"]) == 1 else "fall"
+        return f"{seats} {verb} to the trunk ({event['cause']})."
     if kind == "claim":
         back = f", leaving {NAME[event['returned']]}" if event.get("returned") else ""
         return f"{who} claims {NAME[event['power']]}{back}."
     if kind in ("gather", "drop", "stash", "unstash", "bury"):
-        return f"{who} {kind}s a {COLOUR_WORD[event['colour']]} acorn."
+        verb = {"stash": "stashes", "unstash": "takes back"}.get(kind, kind + "s")
+        return f"{who} {verb} a {COLOUR_WORD[event['colour']]} acorn."
     if kind == "steal":
         what = NAME[event["power"]] if "power" in event else f"a {COLOUR_WORD[event['colour']]} acorn"
         return f"{who} steals {what} from P{event['victim'] + 1}."
@@ -131,6 +134,29 @@ def describe_event(event: Mapping[str, Any]) -> str:
         if "power" in event:
             return f"{who}'s Owl destroys P{event['victim'] + 1}'s {NAME[event['power']]}."
         return f"{who}'s Owl scares limb L{event['limb']}."
+    if kind == "pickpocket":
+        return f"{who}: Sticky Fingers picks the squirrel's pocket (the lowest acorn is lost)."
+    if kind == "buy":
+        back = f", returning {NAME[event['returned']]}" if event.get("returned") else ""
+        return f"{who} buys {NAME[event['power']]} for 3 points{back}."
+    if kind == "arborist":
+        shown = ", ".join(NAME[c] for c in event["cards"]) or "nothing"
+        return f"{who}'s Arborist reveals limb L{event['limb']}: {shown}."
+    if kind == "copy":
+        return f"{who}'s Doppelgänger copies {NAME[event['power']]}."
+    if kind in ("lasso", "spit"):
+        tool = "lassoes" if kind == "lasso" else "spits"
+        return f"{who} {tool} a {COLOUR_WORD[event['colour']]} acorn from {event['source']}."
+    if kind == "loot":
+        return f"{who} takes the loot tracked on P{event['victim'] + 1}'s Sticky Fingers."
+    if kind == "sticky_full":
+        return f"{who}'s Sticky Fingers is full: its acorns are buried ({event['points']} points)."
+    if kind == "convert":
+        return f"{who} converts five brown acorns into a golden one."
+    if kind == "fools_gold":
+        return f"Fool's Gold: {who} swaps a golden acorn in the {event['place']} for a brown one."
+    if kind == "end_triggered":
+        return f"The tree is revealed: the end is triggered ({event['turns_left'] + 1} turns left)."
     if kind == "game_over":
         winners = ", ".join(f"P{s + 1}" for s in event["winners"]) or "nobody"
         return f"Game over ({event['reason']}): {winners} wins."
