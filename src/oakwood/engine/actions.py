@@ -27,7 +27,7 @@ class ActionCodec(Generic[A]):
         for i, action in enumerate(self.actions):
             if action in self.index:
                 raise ValueError(f"duplicate action {action!r} in codec")
-            text = str(action).lower()
+            text = _normalise(str(action))
             if text in self._by_text:
                 raise ValueError(f"two actions share the text {text!r}")
             self.index[action] = i
@@ -51,7 +51,7 @@ class ActionCodec(Generic[A]):
 
     def parse(self, text: str) -> A:
         """The action whose canonical text is ``text`` (case and surrounding spaces ignored)."""
-        key = " ".join(text.strip().lower().split())
+        key = _normalise(text)
         try:
             return self._by_text[key]
         except KeyError:
@@ -64,3 +64,8 @@ class ActionCodec(Generic[A]):
         for action in legal:
             out[index[action]] = True
         return out
+
+
+def _normalise(text: str) -> str:
+    """Case and runs of white space do not matter in action texts."""
+    return " ".join(text.lower().split())

@@ -156,5 +156,5 @@ def last_events(state: State, kind: str, seat: int | None = None) -> list[dict[s
 
 def discard_pile(state: State) -> dict[str, int]:
     """The face-up Discard as the public observation shows it."""
-    out: dict[str, int] = state.observe(None)["discard"]
+    out: dict[str, int] = state.observe(None)["action_discard"]
     return out

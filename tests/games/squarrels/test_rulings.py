@@ -41,7 +41,7 @@ def test_sq1_two_to_six_players_are_dealt(players: int) -> None:
     obs = state.observe(None)
     assert obs["players"] == players
     assert obs["hand_sizes"] == [7] * players
-    assert obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["discard"].values()) == 120
+    assert obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["action_discard"].values()) == 120
 
 
 def test_sq1_player_count_outside_two_to_six_is_refused() -> None:
@@ -245,7 +245,7 @@ def test_sq7_golden_lost_for_the_match_variant() -> None:
     play(state, "P1 draw", "P1 play 4", "P2 play 5", "P3 play golden", "P3 discard 1", "P1 draw")  # Winter
     obs = state.observe(None)
     assert obs["round"] == 2 and obs["golden_out_of_match"] is True
-    assert obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["discard"].values()) == 119
+    assert obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["action_discard"].values()) == 119
     assert "G" not in fields(state)["deck"] + hands(state) + fields(state)["discard"]
     state.check_invariants()
     # Under the default the Golden is back in the next round's deck.
@@ -493,10 +493,10 @@ def test_sq20_discard_pile_and_hoard_pile_are_distinct() -> None:
     state = position(3, "12/3/4", deck="2A")
     play(state, "P1 draw")
     obs = state.observe(None)
-    assert obs["discard"] == {"ambush": 1} and obs["hoard_pile_size"] == 0  # drawn Actions: the Discard
+    assert obs["action_discard"] == {"ambush": 1} and obs["hoard_pile_size"] == 0  # drawn Actions: the Discard
     play(state, "P1 discard 1")  # the act of discarding goes face down to the Hoard Pile
     obs = state.observe(None)
-    assert obs["discard"] == {"ambush": 1} and obs["hoard_pile_size"] == 1
+    assert obs["action_discard"] == {"ambush": 1} and obs["hoard_pile_size"] == 1
     assert "Hoard Pile" in GAME.describe_action(GAME.parse_action("discard 1"))
     text = GAME.render(obs)
     assert "Hoard Pile 1" in text and "Discard: ambush×1" in text

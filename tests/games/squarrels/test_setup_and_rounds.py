@@ -59,7 +59,7 @@ def symbols(cards: list[int]) -> str:
 def zone_total(state: State) -> int:
     obs = state.observe(None)
     stored = sum(3 * len(sets) for sets in obs["storage"])
-    loose = obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["discard"].values()) + obs["hoard_pile_size"]
+    loose = obs["deck_size"] + sum(obs["hand_sizes"]) + sum(obs["action_discard"].values()) + obs["hoard_pile_size"]
     return int(loose + stored)
 
 
@@ -74,7 +74,7 @@ def test_scenario1_winter_in_setup_reshuffles_every_set_aside_card() -> None:
     assert sorted(start["set_aside"]) == sorted(NAMES[c] for c in aside)
     assert hands(state) == "/".join(symbols(final[s]) for s in range(4))  # hands are kept
     obs = state.observe(None)
-    assert obs["discard"] == {} and obs["deck_size"] == 120 - 7 * 4
+    assert obs["action_discard"] == {} and obs["deck_size"] == 120 - 7 * 4
     assert obs["hand_sizes"] == [7] * 4
     deck = Counter(fields(state)["deck"])
     assert deck["W"] == 1 and deck["H"] == 8 and deck["Q"] == 8  # every Action is back in the Deck
@@ -88,7 +88,7 @@ def test_sq2_winter_only_variant_returns_only_winter() -> None:
     assert last_events(state, "round_start")[0]["winter_reshuffle"] is True
     assert hands(state) == "/".join(symbols(final[s]) for s in range(4))
     others = Counter(NAMES[c] for c in aside if c != WINTER)
-    assert state.observe(None)["discard"] == dict(others)
+    assert state.observe(None)["action_discard"] == dict(others)
     assert state.observe(None)["deck_size"] == 120 - 28 - sum(others.values())
     assert "W" in fields(state)["deck"]
 
@@ -99,7 +99,7 @@ def test_sq2_without_winter_the_set_aside_cards_go_to_discard() -> None:
     state = GAME.new_state(3, seed)
     assert last_events(state, "round_start")[0]["winter_reshuffle"] is False
     assert hands(state) == "/".join(symbols(final[s]) for s in range(3))
-    assert state.observe(None)["discard"] == dict(Counter(NAMES[c] for c in aside))
+    assert state.observe(None)["action_discard"] == dict(Counter(NAMES[c] for c in aside))
     assert state.observe(None)["deck_size"] == 120 - 21 - len(aside)
 
 

@@ -123,8 +123,9 @@ def _unseen_above(obs: dict[str, Any], hand: Counter[int], card: int) -> float:
     out = 0.0
     stored = Counter(v for sets in obs["storage"] for v in sets)
     for higher in range(card + 1, GOLDEN + 1):
-        remaining = COUNTS[higher] - hand[higher] - obs["discard"].get(str(higher), 0) - SET_SIZE * stored[higher]
-        if higher == GOLDEN:
-            remaining = COUNTS[GOLDEN] - hand[GOLDEN] - obs["discard"].get("golden", 0)
+        if higher == GOLDEN:  # a played Golden lies in the Action discard
+            remaining = COUNTS[GOLDEN] - hand[GOLDEN] - obs["action_discard"].get("golden", 0)
+        else:
+            remaining = COUNTS[higher] - hand[higher] - SET_SIZE * stored[higher]
         out += max(0, remaining)
     return out

@@ -49,7 +49,7 @@ def write(state: SQuarrelsState) -> str:
     storage = "/".join(
         "".join(SYMBOLS[e % 10] + ("*" if e > 10 else "") for e in state.storage[s]) or "-" for s in range(n)
     )
-    discard = _cards([c for c in range(ALL_KINDS) for _ in range(state.discard[c])])
+    discard = _cards([c for c in range(ALL_KINDS) for _ in range(state.action_discard[c])])
     hoard = ",".join(f"{SYMBOLS[c]}@{s + 1}" for c, s in state.hoard) or "-"
     quarrel = "-"
     if state.phase == QUARREL:
@@ -203,7 +203,7 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
     state.deck = r.cards("deck", r.raw("deck"))
     state.hoard = r.card_at_seats("hoard", r.raw("hoard"))
     for card in r.cards("discard", r.raw("discard")):
-        state.discard[card] += 1
+        state.action_discard[card] += 1
     if r.raw("golden_out") not in ("0", "1"):
         raise r.fail("golden_out", "expected 0 or 1")
     state.golden_out = r.raw("golden_out") == "1"

@@ -46,7 +46,7 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
         "storage": [[e % 10 for e in sets] for sets in state.storage],
         "storage_with_golden": [[e % 10 for e in sets if e > 10] for sets in state.storage],
         "deck_size": len(state.deck),
-        "discard": {NAMES[c]: state.discard[c] for c in range(ALL_KINDS) if state.discard[c]},
+        "action_discard": {NAMES[c]: state.action_discard[c] for c in range(ALL_KINDS) if state.action_discard[c]},
         "golden_out_of_match": state.golden_out,
         "hoard_pile_size": len(state.hoard),
         "hoard_pile_yours": None

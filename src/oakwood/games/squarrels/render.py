@@ -42,7 +42,7 @@ def render(view: Mapping[str, Any]) -> str:
     lines.append(head)
     lines.append(
         f"Deck {view['deck_size']} cards · Hoard Pile {view['hoard_pile_size']} face down · "
-        f"Discard: {', '.join(f'{_short(k)}×{v}' for k, v in view['discard'].items()) or 'empty'}"
+        f"Discard: {', '.join(f'{_short(k)}×{v}' for k, v in view['action_discard'].items()) or 'empty'}"
     )
     lines.append("")
     for s in range(n):

@@ -60,7 +60,7 @@ class SQuarrelsState(State):
     storage: list[list[int]]  # per seat: stored sets; value v, or v + 10 for a set completed by the Golden
     deck: list[int]  # top is the end
     hoard: list[tuple[int, int]]  # (card, seat that discarded it), face down
-    discard: list[int]  # counts by card (face up)
+    action_discard: list[int]  # counts by card (face up): drawn Action cards and a lost Golden (SQ-20)
     golden_out: bool  # lost for the rest of the match (golden_lost_scope = match)
     # -- match
     totals: list[int]
@@ -93,7 +93,7 @@ class SQuarrelsState(State):
         self.storage = [[] for _ in range(n)]
         self.deck = []
         self.hoard = []
-        self.discard = [0] * ALL_KINDS
+        self.action_discard = [0] * ALL_KINDS
         self.golden_out = False
         self.totals = [0] * n
         self.last_round = None
@@ -134,7 +134,7 @@ class SQuarrelsState(State):
         twin.storage = [s[:] for s in self.storage]
         twin.deck = self.deck[:]
         twin.hoard = self.hoard[:]
-        twin.discard = self.discard[:]
+        twin.action_discard = self.action_discard[:]
         twin.golden_out = self.golden_out
         twin.totals = self.totals[:]
         twin.last_round = None if self.last_round is None else self.last_round[:]
@@ -187,7 +187,7 @@ class SQuarrelsState(State):
         self.hand_sizes = [0] * n
         self.storage = [[] for _ in range(n)]
         self.hoard = []
-        self.discard = [0] * ALL_KINDS
+        self.action_discard = [0] * ALL_KINDS
         order = self._clockwise_from(self._left(self.dealer))
         aside: list[int] = []
         missing = [0] * n
@@ -218,11 +218,11 @@ class SQuarrelsState(State):
                 self.deck.append(WINTER)
                 for card in aside:
                     if card != WINTER:
-                        self.discard[card] += 1
+                        self.action_discard[card] += 1
             self.rng.shuffle(self.deck)
         else:
             for card in aside:
-                self.discard[card] += 1
+                self.action_discard[card] += 1
         self.emit(
                 "round_start",
                 {
@@ -248,6 +248,7 @@ class SQuarrelsState(State):
         """Drawing is closed: ``seat`` may store, then discards. An empty hand has nothing to do."""
         self.active = seat
         self.phase = STORING
+        self.whirl_forced = False
         if self.hand_sizes[seat] == 0 and not self._can_store(seat):
             self._end_turn()  # "You do not have to discard IF you have no cards left in your hand."
 
@@ -266,7 +267,7 @@ class SQuarrelsState(State):
             if self.phase == MUST_DRAW:
                 self.phase = DRAWING
             return
-        self.discard[card] += 1
+        self.action_discard[card] += 1
         self.emit("draw_action", {"seat": seat, "card": NAMES[card]})
         if card == WINTER:  # SQ-15: the round ends at once
             self._end_round()
@@ -298,6 +299,7 @@ class SQuarrelsState(State):
         self.hand_sizes[seat] -= SET_SIZE
         self.emit("store", {"seat": seat, "value": value, "with_golden": wild})
         self.phase = STORING  # SQ-3: storing closes drawing
+        self.whirl_forced = False  # …and with it any duty to draw to 7 (SQ-4 variant)
         if self.hand_sizes[seat] == 0:
             self._end_turn()
 
@@ -356,7 +358,7 @@ class SQuarrelsState(State):
         golden_was_last = self.hand_sizes[winner] == 0
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
-                self.discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
+                self.action_discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
                 if self.opts.golden_lost_scope == "match":
                     self.golden_out = True
             else:
@@ -760,7 +762,7 @@ class SQuarrelsState(State):
         for card, _ in self.hoard:
             counts[card] += 1
         for card in range(ALL_KINDS):
-            counts[card] += self.discard[card]
+            counts[card] += self.action_discard[card]
         for sets in self.storage:
             for entry in sets:
                 if entry > 10:
@@ -774,10 +776,10 @@ class SQuarrelsState(State):
             counts[card] += 1
         expected = list(COUNTS)
         if self.golden_out:  # lost for the match: in Discard until the round ends, then out of play
-            expected[GOLDEN] = min(self.discard[GOLDEN], 1)
+            expected[GOLDEN] = min(self.action_discard[GOLDEN], 1)
         if counts != expected:
             raise InvariantError(f"card counts {counts} differ from the deck {expected}")
-        if WINTER not in self.deck and self.phase != OVER and self.discard[WINTER] == 0:
+        if WINTER not in self.deck and self.phase != OVER and self.action_discard[WINTER] == 0:
             raise InvariantError("Winter left the Deck without ending the round")
 
     def to_notation(self) -> str:
