@@ -45,6 +45,9 @@ PHASES: Final = (MUST_DRAW, DRAWING, STORING, QUARREL, RACE, OVER)
 _SEATS: Final = tuple((s,) for s in range(8))
 _ONLY: Final = tuple(frozenset((s,)) for s in range(8))  # event audiences of one seat, built once
 _DRAW_ONLY: Final = (A.DRAW_ACTION,)
+_FULL_DECK: Final = tuple(full_deck())
+_DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
+_TURN_PHASES: Final = frozenset((MUST_DRAW, DRAWING, STORING))
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -181,7 +184,7 @@ class SQuarrelsState(State):
         """Full deck (SQ-17), shuffle, deal 7 from the dealer's left, replace Action cards (SQ-2)."""
         n = self.num_players
         self.round_no += 1
-        self.deck = full_deck(include_golden=not self.golden_out)
+        self.deck = list(_DECK_WITHOUT_GOLDEN if self.golden_out else _FULL_DECK)
         self.rng.shuffle(self.deck)
         self.hands = [[0] * HAND_KINDS for _ in range(n)]
         self.hand_sizes = [0] * n
@@ -538,7 +541,8 @@ class SQuarrelsState(State):
     def _to_act(self) -> tuple[int, ...]:
         cached = self._act_cache
         if cached is None:
-            cached = self._act_cache = self._compute_to_act()
+            cached = _SEATS[self.active] if self.phase in _TURN_PHASES else self._compute_to_act()
+            self._act_cache = cached
         return cached
 
     def _compute_to_act(self) -> tuple[int, ...]:
