@@ -57,10 +57,9 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
-def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[int, float, list[State]]:
-    """Random playouts; returns steps, seconds and a sample of mid-game states for the clone timing."""
+def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[int, float]:
+    """Random playouts through the public API; returns (steps, seconds)."""
     chooser = random.Random(seed)
-    samples: list[State] = []
     steps = 0
     start = time.perf_counter()
     for g in range(games):
@@ -71,10 +70,27 @@ def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[i
             legal = state.legal_actions(seat)
             state.apply(seat, legal[int(chooser.random() * len(legal))])
             steps += 1
-            if steps % 97 == 0 and len(samples) < 200:
-                samples.append(state)  # kept by reference: cloned later, after the timed loop
-                state = state.clone()
-    return steps, time.perf_counter() - start, samples
+    return steps, time.perf_counter() - start
+
+
+def sample_states(game: oakwood.Game, players: int, count: int, seed: int) -> list[State]:
+    """Mid-game states for the clone timing, gathered outside the timed loop (one every 7 steps)."""
+    chooser = random.Random(seed)
+    samples: list[State] = []
+    g = 0
+    while len(samples) < count:
+        state = game.new_state(players, 10**9 + seed * 1000 + g)
+        g += 1
+        steps = 0
+        while not state.is_terminal() and len(samples) < count:
+            seats = state.to_act()
+            seat = seats[int(chooser.random() * len(seats))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(chooser.random() * len(legal))])
+            steps += 1
+            if steps % 7 == 0:
+                samples.append(state.clone())
+    return samples
 
 
 def clone_rate(samples: list[State], rounds: int = 50) -> float:
@@ -90,12 +106,14 @@ def run_case(label: str, name: str, players: int, options: dict[str, Any], games
     """Median figures for one game configuration."""
     game = oakwood.load(name, **options)
     steps_rates, game_rates, clone_rates, lengths = [], [], [], []
+    samples = sample_states(game, players, 200, seed=0)
+    playouts(game, players, max(1, games // 10), seed=999)  # warm-up (per-game caches), not timed
     for r in range(repeats):
-        steps, seconds, samples = playouts(game, players, games, seed=r)
+        steps, seconds = playouts(game, players, games, seed=r)
         steps_rates.append(steps / seconds)
         game_rates.append(games / seconds)
         lengths.append(steps / games)
-        clone_rates.append(clone_rate(samples) if samples else float("nan"))
+        clone_rates.append(clone_rate(samples))
     return Result(
         label,
         statistics.median(steps_rates),

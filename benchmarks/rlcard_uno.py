@@ -36,6 +36,7 @@ def main() -> None:
     """Run the repeats given on the command line: ``rlcard_uno.py REPEATS GAMES``."""
     repeats, games = int(sys.argv[1]), int(sys.argv[2])
     out = []
+    playouts(max(1, games // 10), seed=999)  # warm-up, not timed (as for Oakwood)
     for r in range(repeats):
         steps, seconds = playouts(games, seed=r)
         out.append({"steps_per_s": steps / seconds, "games_per_s": games / seconds, "steps": steps})

@@ -129,32 +129,35 @@ class SQuarrelsState(State):
         self.r_commits = {}
 
     def _clone(self) -> Self:
+        # Lists that the rules only ever *replace* (storage rows, totals, last_round, winners_, q_live,
+        # r_eligible) are shared with the twin; lists mutated in place are copied. Cloning is the inner loop
+        # of search, so it copies as little as is safe.
         twin = self.__class__.__new__(self.__class__)
         self._copy_base_into(twin)
         twin.opts = self.opts
         twin.hands = [h[:] for h in self.hands]
         twin.hand_sizes = self.hand_sizes[:]
-        twin.storage = [s[:] for s in self.storage]
+        twin.storage = self.storage[:]
         twin.deck = self.deck[:]
         twin.hoard = self.hoard[:]
         twin.action_discard = self.action_discard[:]
         twin.golden_out = self.golden_out
-        twin.totals = self.totals[:]
-        twin.last_round = None if self.last_round is None else self.last_round[:]
+        twin.totals = self.totals
+        twin.last_round = self.last_round
         twin.round_no = self.round_no
         twin.dealer = self.dealer
-        twin.winners_ = self.winners_[:]
+        twin.winners_ = self.winners_
         twin.phase = self.phase
         twin.active = self.active
         twin.whirl_forced = self.whirl_forced
         twin.q_drawer = self.q_drawer
         twin.q_live = self.q_live
-        twin.q_commits = dict(self.q_commits)
-        twin.q_pot = self.q_pot[:]
+        twin.q_commits = dict(self.q_commits) if self.q_commits else {}
+        twin.q_pot = self.q_pot[:] if self.q_pot else []
         twin.r_drawer = self.r_drawer
         twin.r_eligible = self.r_eligible
-        twin.r_passed = self.r_passed[:]
-        twin.r_commits = dict(self.r_commits)
+        twin.r_passed = self.r_passed[:] if self.r_passed else []
+        twin.r_commits = dict(self.r_commits) if self.r_commits else {}
         twin._cache_seat = self._cache_seat
         twin._cache = self._cache
         twin._act_cache = self._act_cache
@@ -295,10 +298,10 @@ class SQuarrelsState(State):
         if wild:
             hand[value] -= 2
             hand[GOLDEN] -= 1
-            self.storage[seat].append(value + 10)
+            self.storage[seat] = [*self.storage[seat], value + 10]
         else:
             hand[value] -= SET_SIZE
-            self.storage[seat].append(value)
+            self.storage[seat] = [*self.storage[seat], value]
         self.hand_sizes[seat] -= SET_SIZE
         self.emit("store", {"seat": seat, "value": value, "with_golden": wild})
         self.phase = STORING  # SQ-3: storing closes drawing
@@ -506,8 +509,7 @@ class SQuarrelsState(State):
         n = self.num_players
         scores = [self.round_score(s) for s in range(n)]
         self.last_round = scores
-        for seat in range(n):
-            self.totals[seat] += scores[seat]
+        self.totals = [t + r for t, r in zip(self.totals, scores, strict=True)]
         self.emit("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:]})
         if self.opts.single_round:
             best = max(scores)
