@@ -48,6 +48,7 @@ _DRAW_ONLY: Final = (A.DRAW_ACTION,)
 _FULL_DECK: Final = tuple(full_deck())
 _DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
 _TURN_PHASES: Final = frozenset((MUST_DRAW, DRAWING, STORING))
+_MEMO_LIMIT: Final = 200_000  # legal-action memo entries per game object (a few tens of MB at most)
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -584,6 +585,8 @@ class SQuarrelsState(State):
             memo = self.game.legal_memo
             found = memo.get(key)
             if found is None:
+                if len(memo) >= _MEMO_LIMIT:  # bound the memory of a very long simulation
+                    memo.clear()
                 found = memo[key] = self._compute_legal(seat)
             legal = found
         self._cache_seat = seat
