@@ -8,7 +8,6 @@ from typing import Any
 from .actions import COLOUR_WORD, Act
 from .cards import NAME, POWER_WORD
 
-CELL = 17
 LABEL = {
     "0": "leaf·0",
     "1": "leaf·1",
@@ -43,7 +42,7 @@ def _cell(card: Mapping[str, Any]) -> str:
     acorns = _acorns(card["brown"], card["golden"])
     who = ",".join(str(s + 1) for s in card["squirrels"])
     text = label + (f" {acorns}" if acorns else "") + (f" @{who}" if who else "")
-    return f"[{text}]".ljust(CELL)
+    return f"[{text}]"
 
 
 def render(obs: Mapping[str, Any]) -> str:
@@ -58,9 +57,12 @@ def render(obs: Mapping[str, Any]) -> str:
     lines.append(head)
     trunk = [str(i + 1) for i, b in enumerate(obs["boards"]) if b["at"] == "trunk"]
     lines.append(f"Central Trunk: {', '.join('P' + s for s in trunk) or '-'}")
-    lines.append("       " + "".join(f"c{i + 1}".ljust(CELL) for i in range(5)))
-    for limb, row in enumerate(obs["tree"]):
-        cells = "".join(_cell(card) for card in row) or "(fallen limb)"
+    # Columns are as wide as their widest cell, so the tree fits an 80-column terminal in most positions.
+    grid = [[_cell(card) for card in row] for row in obs["tree"]]
+    widths = [max([len(f"c{i + 1}")] + [len(row[i]) for row in grid if i < len(row)]) for i in range(5)]
+    lines.append("       " + " ".join(f"c{i + 1}".ljust(widths[i]) for i in range(5)).rstrip())
+    for limb, row in enumerate(grid):
+        cells = " ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() or "(fallen limb)"
         lines.append(f"  L{limb + 1} ─ {cells}")
     lines.append("  ?? face down · *power · 2b1g acorns on the card · @n squirrel of player n")
     supply = obs["supply"]
