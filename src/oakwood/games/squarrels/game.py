@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -26,8 +27,8 @@ class SQuarrels(Game[SQuarrelsOptions]):
 
     def __init__(self, options: SQuarrelsOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
-        #: Legal-action tuples by (phase, whirlwind flag, hand), shared by this game's states (see state.py).
-        self.legal_memo: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        #: Legal-action tuples by (phase, whirlwind flag) then by hand, shared by this game's states (state.py).
+        self.legal_memo: defaultdict[tuple[str, bool], dict[tuple[int, ...], tuple[Action, ...]]] = defaultdict(dict)
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS

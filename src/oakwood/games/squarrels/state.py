@@ -48,7 +48,15 @@ _DRAW_ONLY: Final = (A.DRAW_ACTION,)
 _FULL_DECK: Final = tuple(full_deck())
 _DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
 _TURN_PHASES: Final = frozenset((MUST_DRAW, DRAWING, STORING))
-_MEMO_LIMIT: Final = 200_000  # legal-action memo entries per game object (a few tens of MB at most)
+# The most frequent events are built once and shared by every state (logged events are never mutated).
+_TURN_EVENTS: Final = tuple(("turn", {"seat": s}, None, None) for s in range(8))
+_DRAW_EVENTS: Final = tuple(
+    tuple(("draw", {"seat": s}, {"card": NAMES[c]}, _ONLY[s]) for c in range(HAND_KINDS)) for s in range(8)
+)
+_DISCARD_EVENTS: Final = tuple(
+    tuple(("discard", {"seat": s}, {"card": NAMES[c]}, _ONLY[s]) for c in range(HAND_KINDS)) for s in range(8)
+)
+_MEMO_LIMIT: Final = 100_000  # hands memoised per (phase, whirlwind flag): bounded memory in long simulations
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -246,7 +254,8 @@ class SQuarrelsState(State):
         self.active = seat
         self.phase = MUST_DRAW
         self.whirl_forced = False
-        self.emit("turn", {"seat": seat})
+        if self.record_events:
+            self._log = (_TURN_EVENTS[seat], self._log)
 
     def _end_turn(self) -> None:
         self._begin_turn(self._left(self.active))
@@ -270,7 +279,7 @@ class SQuarrelsState(State):
             self.hands[seat][card] += 1
             self.hand_sizes[seat] += 1
             if self.record_events:  # emit() inlined: this is the most frequent event
-                self._log = (("draw", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat]), self._log)
+                self._log = (_DRAW_EVENTS[seat][card], self._log)
             if self.phase == MUST_DRAW:
                 self.phase = DRAWING
             return
@@ -320,8 +329,7 @@ class SQuarrelsState(State):
         self.phase = MUST_DRAW
         self.whirl_forced = False
         if self.record_events:
-            log = (("discard", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat]), self._log)
-            self._log = (("turn", {"seat": nxt}, None, None), log)
+            self._log = (_TURN_EVENTS[nxt], (_DISCARD_EVENTS[seat][card], self._log))
 
     # ================================================================== QUARREL (SQ-5, SQ-6, SQ-7)
     def _start_quarrel(self, drawer: int) -> None:
@@ -581,8 +589,8 @@ class SQuarrelsState(State):
         else:
             # Legality depends only on the phase, the Whirlwind flag and the hand, so tuples are memoised per
             # game (per options) — computing them afresh was a third of a simulation step.
-            key = (phase, self.whirl_forced, *self.hands[seat])
-            memo = self.game.legal_memo
+            memo = self.game.legal_memo[(phase, self.whirl_forced)]
+            key = tuple(self.hands[seat])
             found = memo.get(key)
             if found is None:
                 if len(memo) >= _MEMO_LIMIT:  # bound the memory of a very long simulation
