@@ -43,9 +43,9 @@ def render(obs: Mapping[str, Any]) -> str:
         lines.append("  The Jack of Diamonds is in force: other face cards do nothing.")
     lines.append(f"  Queen Zone: {_cards(obs['queen_zone'])}")
     discard = obs["discard"]
-    shown = discard[-12:]
-    more = f" (+{len(discard) - len(shown)} more)" if len(discard) > len(shown) else ""
-    lines.append(f"  Discard ({len(discard)}): {_cards(shown)}{more}")
+    shown = discard[-12:]  # the newest cards; the count of older ones is given first
+    older = f"({len(discard) - len(shown)} older) " if len(discard) > len(shown) else ""
+    lines.append(f"  Discard ({len(discard)}, newest last): {older}{_cards(shown)}")
     for p in range(n):
         marks = []
         if obs["passed"][p]:
@@ -72,7 +72,8 @@ def render(obs: Mapping[str, Any]) -> str:
     if obs["to_give"] is not None:
         gives = [f"P{p + 1}: {_cards(c)}" for p, c in enumerate(obs["to_give"]) if c]
         lines.append("Hearts to give: " + "; ".join(gives))
-    if obs["provisional_scores"] is not None and obs["battle_scores"] is None:
+    if obs["provisional_scores"] is not None and obs["phase"] == "jokers":
+        # BR-12 variant: shown while the Jokers are decided (battle_scores may still hold the last battle's)
         provisional = ", ".join(f"P{p + 1} {s}" for p, s in enumerate(obs["provisional_scores"]))
         lines.append(f"Provisional scores: {provisional}")
     if obs["battle_scores"] is not None:
