@@ -34,14 +34,14 @@ def test_1_setup() -> None:
 def test_2_action_points() -> None:
     text = position(tree("~2,~LA,~BP,~1,~1"), [board(), board()])
     state = play(load(text), "move L1c1", "flip", "gather brown", "gather brown", "move trunk")
-    assert state.ap == 0
+    assert obs(state)["ap"] == 0
     assert "bury brown" not in legal(state)
     with pytest.raises(IllegalActionError, match="AP"):
         play(state, "bury brown")
     play(state, "end", "end")  # P2 passes
     play(state, "bury brown", "bury brown")
     assert state.scores() == [2.0, 0.0]
-    assert state.ap == 1
+    assert obs(state)["ap"] == 1
 
 
 def test_3_broken_branch_reveal() -> None:
@@ -65,7 +65,7 @@ def test_4_stranding_guard() -> None:
         play(no_swing, "move L1c2")
     swing = load(position(tree(limb), [board(at="L1c1", powers="SW"), board()], turn="1.2.1.1"))
     play(swing, "move L1c2")
-    assert swing.ap == 1
+    assert obs(swing)["ap"] == 1
     assert "end" not in legal(swing)
     with pytest.raises(IllegalActionError, match="Broken Branch"):
         play(swing, "end")
@@ -127,7 +127,7 @@ def test_8_sappy_feet() -> None:
         state = play(load(text), "flip")
         assert obs(state)["boards"][0]["sappy_next"] == 1
         play(state, "end", "end")
-        assert state.ap == expected
+        assert obs(state)["ap"] == expected
         assert obs(state)["boards"][0]["sappy_now"] == 1
         play(state, "end")
         assert "SF" in obs(state)["out_of_play"]["cards"]

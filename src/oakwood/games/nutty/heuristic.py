@@ -272,6 +272,8 @@ class NuttyHeuristic:
 
     # ------------------------------------------------------------------ solo
     def _solo(self, obs: Obs, texts: dict[str, Act]) -> str | None:
+        if obs["phase"] == "fools":  # the golden that costs least to lose: carried before banked
+            return self._first(texts, "exchange cheeks", "exchange backpack", "exchange nest", "exchange burrow")
         board = obs["boards"][0]
         limb, pos = _where(board["at"])
         wealth = obs["wealth"]
@@ -303,6 +305,8 @@ class NuttyHeuristic:
             return pick
         room = _carried_count(board) < 2 + (1 if "BP" in board["powers"] else 0)
         carried = _carried_value(board)
+        if "flip" in texts and (carried <= 1 or wealth - carried >= 3):
+            return "flip"  # shifted onto a face-down card: flipping it is free
         if room:
             safe = carried <= 1 or wealth - carried >= 3  # the Owl's bribe is banked
             move = self._navigate(obs, board, texts, solo=True, flips=safe)

@@ -45,7 +45,7 @@ PRICE = 3  # NS-17 b: a market power or an Owl bribe
 class SoloState(TreeState):
     """A solo game (seat 0)."""
 
-    phase: str  # "play" or "over"
+    phase: str  # "play", "fools" (the player picks the golden Fool's Gold takes, NS-8) or "over"
     result: str  # "", "won", "lost" (unpaid Owl), "ended" (no moves left / ended by the player / limit)
     actions_taken: int
     _cache: list[Act] | None
@@ -168,6 +168,8 @@ class SoloState(TreeState):
         return self._cache
 
     def _actions(self) -> list[Act]:
+        if self.phase == "fools":  # NS-8: settle Fool's Gold first
+            return [A.EXCHANGE[place] for place in self.fools_places(0)]
         out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
         w = self.where[0]
         wealth = self.wealth()
@@ -182,6 +184,8 @@ class SoloState(TreeState):
         if w != TRUNK:
             limb, pos = divmod(w, STRIDE)
             slot = self.limbs[limb][pos]
+            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
+                out.append(A.FLIP)
             if room and slot[2]:
                 out.append(A.GATHER["b"])
             if room and slot[3]:
@@ -191,12 +195,11 @@ class SoloState(TreeState):
             if has_g:
                 out.append(A.DROP["g"])
             if LASSO in self.powers[0]:
-                for sl, sp in ((limb, pos - 1), (limb, pos + 1)):
-                    if 0 <= sp < len(self.limbs[sl]):
-                        if self.limbs[sl][sp][2]:
-                            out.append(A.LASSO[sl][sp]["b"])
-                        if self.limbs[sl][sp][3]:
-                            out.append(A.LASSO[sl][sp]["g"])
+                for sl, sp in self.lasso_sources(self.powers[0], limb, pos):
+                    if self.limbs[sl][sp][2]:
+                        out.append(A.LASSO[sl][sp]["b"])
+                    if self.limbs[sl][sp][3]:
+                        out.append(A.LASSO[sl][sp]["g"])
         else:
             if has_b:
                 out.append(A.STASH["b"])
@@ -226,13 +229,20 @@ class SoloState(TreeState):
                     out += [A.BUY_RETURN[(power, mine)] for mine in owned if mine in MARKET]
         return out
 
+    def lasso_sources(self, powers: tuple[str, ...], limb: int, pos: int) -> list[tuple[int, int]]:
+        """Cards the Lasso reaches: i±1 on the limb; next door too with Flying and the lateral variant (NS-11)."""
+        out = [(limb, p) for p in (pos - 1, pos + 1) if 0 <= p < len(self.limbs[limb])]
+        if self.game.options.lasso_lateral_with_flying and FLYING in powers:
+            out += [(side, pos) for side in ((limb + 5) % 6, (limb + 1) % 6) if pos < len(self.limbs[side])]
+        return out
+
     # ================================================================== applying
     def _apply(self, seat: int, action: Any) -> None:
         self._cache = None
         act: Act = action
         self.actions_taken += 1
         getattr(self, "_do_" + act.verb.replace(" ", "_"))(act)
-        if self.phase != "over":
+        if self.phase == "play":  # not while a Fool's Gold waits for the player's choice
             self._check_end()
 
     def _event(self, kind: str, **public: Any) -> None:
@@ -252,15 +262,25 @@ class SoloState(TreeState):
             self.pay(cost)
         self.where[0] = at(act.limb, act.pos)
         self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=cost)
-        kind, up, brown, golden = self.limbs[act.limb][act.pos]
+        kind, up = self.limbs[act.limb][act.pos][:2]
         if not up:  # NS-17 b: landing on a face-down card flips it at once
-            self.limbs[act.limb][act.pos] = (kind, True, brown, golden)
-            self._event("flip", seat=0, at=place_name(act.limb, act.pos), card=kind)
-            self._resolve(act.limb, act.pos)
-            if self.phase != "over":
-                self.check_break(act.limb, self.game.options.break_tokens_beyond == "slide_to_break")
+            self._flip(act.limb, act.pos)
         elif kind == STICKY:
             self._pickpocket()
+
+    def _do_flip(self, act: Act) -> None:
+        """NS-17 j: flip the face-down card the squirrel was shifted onto (no cost, like every solo action)."""
+        limb, pos = divmod(self.where[0], STRIDE)
+        self._flip(limb, pos)
+
+    def _flip(self, limb: int, pos: int) -> None:
+        """Reveal the card under the squirrel, resolve it, then check for a limb break (NS-6)."""
+        kind, _, brown, golden = self.limbs[limb][pos]
+        self.limbs[limb][pos] = (kind, True, brown, golden)
+        self._event("flip", seat=0, at=place_name(limb, pos), card=kind)
+        self._resolve(limb, pos)
+        if self.phase != "over":
+            self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
 
     def _resolve(self, limb: int, pos: int) -> None:
         """A card revealed under the squirrel (NS-17 a, e, f)."""
@@ -283,9 +303,13 @@ class SoloState(TreeState):
             else:
                 self.where[0] = at(limb, dest)
             self.out_known.append(self.remove_card(limb, pos))
-        elif kind == FOOLS:  # solo_keep_events: the first golden found is exchanged
+        elif kind == FOOLS:  # solo_keep_events: NS-8, the player picks the golden when there is a choice
             self.out_known.append(self.remove_card(limb, pos))
-            self._fools_gold()
+            places = self.fools_places(0)
+            if len(places) == 1:
+                self.exchange_golden(0, places[0])
+            elif places:
+                self.phase = "fools"
         elif kind == ARBORIST:
             self._arborist(limb, pos)
         elif kind in EVENTS:  # Sappy Feet: no action points to lose in solo
@@ -321,25 +345,10 @@ class SoloState(TreeState):
             return
         self._event("pickpocket", seat=0)
 
-    def _fools_gold(self) -> None:
-        places = [
-            (self.cheeks_g, self.cheeks_b),
-            (self.nest_g, self.nest_b),
-            (self.bur_g, self.bur_b),
-        ]
-        if self.pack[0] == "g" and self.game.options.fools_gold_includes_backpack:
-            self.pack[0] = "b" if self.supply_b else ""
-            self.supply_b -= 1 if self.supply_b else 0
-            self.supply_g += 1
-            return
-        for golden, brown in places:
-            if golden[0]:
-                golden[0] -= 1
-                self.supply_g += 1
-                if self.supply_b:
-                    self.supply_b -= 1
-                    brown[0] += 1
-                return
+    def _do_exchange(self, act: Act) -> None:
+        """NS-8: the golden the player chose goes back for a brown; play goes on."""
+        self.exchange_golden(0, act.other)
+        self.phase = "play"
 
     def _arborist(self, limb: int, pos: int) -> None:
         """Solo Arborist: reveal the limb; leaves stocked, an Owl must be bribed, other events leave (NS-10)."""
@@ -482,7 +491,7 @@ class SoloState(TreeState):
             if w in done:
                 continue
             done.add(w)
-            if self._gain_at(w, lasso):
+            if self._gain_at(w, lasso, powers):
                 return True
             for nxt, price in self._steps(w, powers):
                 total = cost[w] + price
@@ -494,7 +503,7 @@ class SoloState(TreeState):
                         queue.appendleft(nxt)
         return False
 
-    def _gain_at(self, w: int, lasso: bool) -> bool:
+    def _gain_at(self, w: int, lasso: bool, powers: tuple[str, ...]) -> bool:
         """Something to gain at ``w``: a face-down card, acorns (or acorns a Lasso's reach away), or a stash."""
         if w == TRUNK:
             return self.carried(0) > 0
@@ -503,7 +512,9 @@ class SoloState(TreeState):
         _, up, brown, golden = cards[pos]
         if not up or brown or golden:
             return True
-        return lasso and any(0 <= p < len(cards) and (cards[p][2] or cards[p][3]) for p in (pos - 1, pos + 1))
+        if not lasso:
+            return False
+        return any(self.limbs[sl][sp][2] or self.limbs[sl][sp][3] for sl, sp in self.lasso_sources(powers, limb, pos))
 
     def _steps(self, w: int, powers: tuple[str, ...]) -> list[tuple[int, int]]:
         """Moves from ``w`` and their point costs, under NS-17 b, for a squirrel holding ``powers``."""
@@ -550,6 +561,7 @@ class SoloState(TreeState):
                 "result": self.result,
                 "actions_taken": self.actions_taken,
                 "wealth": self.wealth(),
+                "fools_places": self.fools_places(0) if self.phase == "fools" else [],
             }
         )
         return obs
@@ -591,8 +603,8 @@ class SoloState(TreeState):
 
         self.actions_taken = read_int(need(fields, "solo"), "solo")
         phase = need(fields, "phase")
-        if phase not in ("play", "over"):
-            raise bad("expected play or over", "phase", phase)
+        if phase not in ("play", "fools", "over"):
+            raise bad("expected play, fools or over", "phase", phase)
         result = need(fields, "result")
         if result not in ("-", "won", "lost", "ended"):
             raise bad("expected -, won, lost or ended", "result", result)

@@ -338,19 +338,6 @@ class NuttyState(TreeState):
                 if own or len(self.powers[s]) < 3:
                     out += [A.STEAL_POWER[v][p] for p in self.powers[v] if p not in self.powers[s]]
 
-    def fools_places(self, seat: int) -> list[str]:
-        """Where ``seat`` holds a golden acorn Fool's Gold can take (NS-8)."""
-        out = []
-        if self.cheeks_g[seat]:
-            out.append("cheeks")
-        if self.pack[seat] == "g" and self.opts.fools_gold_includes_backpack:
-            out.append("backpack")
-        if self.nest_g[seat]:
-            out.append("nest")
-        if self.bur_g[seat]:
-            out.append("burrow")
-        return out
-
     def _fools_actions(self) -> list[Act]:
         return [A.EXCHANGE[place] for place in self.fools_places(self.current)]
 
@@ -402,7 +389,7 @@ class NuttyState(TreeState):
         self._check_end_trigger(s)
         if ends and self.phase == "fools":
             # A fall lost the carried goldens; the nest one is the obvious pick over the burrow one.
-            self._exchange(s, self.fools_places(s)[0])
+            self.exchange_golden(s, self.fools_places(s)[0])
             self.phase = "turn"
         if ends and self.phase == "turn":
             self._end_turn()
@@ -457,29 +444,12 @@ class NuttyState(TreeState):
         """NS-8: exchange one golden (the revealer's choice) for a brown."""
         places = self.fools_places(s)
         if len(places) == 1 or (auto and places):
-            self._exchange(s, places[0])
+            self.exchange_golden(s, places[0])
         elif places:
             self.phase = "fools"
 
-    def _exchange(self, s: int, place: str) -> None:
-        brown = 1 if self.supply_b else 0
-        self.supply_g += 1
-        self.supply_b -= brown
-        if place == "cheeks":
-            self.cheeks_g[s] -= 1
-            self.cheeks_b[s] += brown
-        elif place == "backpack":
-            self.pack[s] = "b" if brown else ""
-        elif place == "nest":
-            self.nest_g[s] -= 1
-            self.nest_b[s] += brown
-        else:
-            self.bur_g[s] -= 1
-            self.bur_b[s] += brown
-        self._event("fools_gold", seat=s, place=place)
-
     def _do_exchange(self, s: int, act: Act) -> None:
-        self._exchange(s, act.other)
+        self.exchange_golden(s, act.other)
         self.phase = "turn"
 
     def _arborist(self, s: int, limb: int, pos: int) -> bool:

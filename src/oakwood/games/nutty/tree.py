@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from oakwood.engine import InvariantError, State
+from oakwood.engine import Event, InvariantError, State
 
 from .cards import (
     BACKPACK,
@@ -192,6 +192,39 @@ class TreeState(State):
             self.gone_b += self.stick_b[seat]
             self.gone_g += self.stick_g[seat]
             self.stick_b[seat] = self.stick_g[seat] = 0
+
+    # ------------------------------------------------------------------ Fool's Gold (NS-8), both modes
+    def fools_places(self, seat: int) -> list[str]:
+        """Where ``seat`` holds a golden acorn Fool's Gold can take (NS-8)."""
+        out = []
+        if self.cheeks_g[seat]:
+            out.append("cheeks")
+        if self.pack[seat] == "g" and self.game.options.fools_gold_includes_backpack:
+            out.append("backpack")
+        if self.nest_g[seat]:
+            out.append("nest")
+        if self.bur_g[seat]:
+            out.append("burrow")
+        return out
+
+    def exchange_golden(self, s: int, place: str) -> None:
+        """NS-8: one golden from ``place`` back to the supply, a brown (if the supply has one) in its stead."""
+        brown = 1 if self.supply_b else 0
+        self.supply_g += 1
+        self.supply_b -= brown
+        if place == "cheeks":
+            self.cheeks_g[s] -= 1
+            self.cheeks_b[s] += brown
+        elif place == "backpack":
+            self.pack[s] = "b" if brown else ""
+        elif place == "nest":
+            self.nest_g[s] -= 1
+            self.nest_b[s] += brown
+        else:
+            self.bur_g[s] -= 1
+            self.bur_b[s] += brown
+        if self.record_events:
+            self.log(Event("fools_gold", {"seat": s, "place": place}))
 
     # ------------------------------------------------------------------ limbs: shifting, refilling, breaks
     def remove_card(self, limb: int, pos: int, refill: bool = True) -> str:
