@@ -58,3 +58,30 @@ def test_ns17_solo_flip_a_face_down_card_underfoot() -> None:
     assert "flip" not in legal(state)
     with pytest.raises(IllegalActionError, match="already face up"):
         play(state, "flip")
+
+
+def test_refusals_name_the_missing_power_and_the_face_up_card() -> None:
+    # Readable refusals: a power action without the power says so; flipping a face-up card says so.
+    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1"]
+    state = load(position(["1,BB,~1,~1,~1", *pad], [board(at="L1c1"), board(at="L1c1", cheeks="1.0")]))
+    cases = [
+        ("steal p2 brown", "Sticky Fingers"),
+        ("lasso L1c2 brown", "The Lasso"),
+        ("owl L1", "The Owl"),
+        ("copy sticky", "Doppelgänger"),
+        ("spit L1c1 brown", "Spittoon"),
+    ]
+    for text, power in cases:
+        with pytest.raises(IllegalActionError, match=f"you do not hold {power}"):
+            play(state.clone(), text)
+    swing = load(position(["1,BB,~1,~1,~1", *pad], [board(at="L1c2", powers="SW"), board()]))
+    with pytest.raises(IllegalActionError, match="already face up"):
+        play(swing, "flip")
+
+
+def test_render_names_the_cards_out_of_play() -> None:
+    # The legend explains ?? and *power, not the card codes: out-of-play cards are shown by name.
+    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1"]
+    state = load(position(["1,~1,~1,~1,~1", *pad], [board(), board()], out="WG,WG,SF"))
+    picture = state.game.render(state.observe(0))
+    assert "Out of play: Wind Gust ×2, Sappy Feet" in picture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Act
-from .cards import NAME, POWER_WORD
+from .cards import DOPPEL, LASSO, NAME, OWL, POWER_WORD, SPITTOON, STICKY
 from .tree import STRIDE, TRUNK, is_broken
 
 
@@ -32,6 +32,11 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
         return f"you must be on the Central Trunk to {verb}"
     if verb in ("gather", "drop", "flip", "claim", "lasso") and on_trunk:
         return f"you cannot {verb} on the Central Trunk"
+    if verb == "flip" and state.limbs[w // STRIDE][w % STRIDE][1]:
+        return "the card you stand on is already face up"
+    needed = _POWER_OF.get(verb)
+    if needed and not state.has(seat, needed):
+        return f"you do not hold {NAME[needed]}"
     ap = getattr(state, "ap", 99)
     costly = verb in ("flip", "convert", "bury", "lasso", "spit", "steal", "loot")
     if not state.solo and costly and ap < 1:
@@ -40,8 +45,6 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
         return f"'{act}' would leave you without the AP to step off this Broken Branch (NS-6)"
     if verb == "move":
         return _why_move(state, seat, act)
-    if verb == "flip":
-        return "the card you stand on is already face up"
     if verb == "claim":
         return _why_claim(state, seat, act)
     if verb in ("gather", "unstash"):
@@ -60,6 +63,10 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     if verb == "end game":
         return "the game is already over"
     return f"'{act}' is not legal now"
+
+
+# The power each power action needs (the Doppelgänger is needed to start a copy).
+_POWER_OF = {"lasso": LASSO, "spit": SPITTOON, "steal": STICKY, "loot": STICKY, "owl": OWL, "copy": DOPPEL}
 
 
 def _colour(act: Act) -> str:

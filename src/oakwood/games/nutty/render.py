@@ -36,6 +36,14 @@ def _acorns(brown: int, golden: int) -> str:
     return (f"{brown}b" if brown else "") + (f"{golden}g" if golden else "")
 
 
+def _names(cards: list[str]) -> str:
+    """Card names with counts, in the given order: ``Wind Gust ×2, Sappy Feet``."""
+    counts: dict[str, int] = {}
+    for kind in cards:
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(NAME[k] + (f" ×{n}" if n > 1 else "") for k, n in counts.items())
+
+
 def _cell(card: Mapping[str, Any]) -> str:
     kind = card["card"]
     label = "??" if kind is None else LABEL.get(kind, kind)
@@ -67,9 +75,9 @@ def render(obs: Mapping[str, Any]) -> str:
     lines.append("  ?? face down · *power · 2b1g acorns on the card · @n squirrel of player n")
     supply = obs["supply"]
     out = obs["out_of_play"]
-    lines.append(
-        f"Leaf Deck {obs['deck']} · supply {supply['brown']} brown {supply['golden']} golden · out of play: "
-        f"{', '.join(out['cards']) or '-'}" + (f" (+{out['face_down']} unseen)" if out["face_down"] else "")
+    lines.append(f"Leaf Deck {obs['deck']} · supply {supply['brown']} brown {supply['golden']} golden")
+    lines.append(  # its own line: late in a game the list is long
+        f"Out of play: {_names(out['cards']) or '-'}" + (f" (+{out['face_down']} unseen)" if out["face_down"] else "")
     )
     if obs.get("market") is not None and mode == "solo":
         lines.append(f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}")
