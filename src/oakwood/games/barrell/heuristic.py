@@ -2,8 +2,10 @@
 
 It estimates every field's score (its own cards exactly, an unseen face-down card as an average card),
 keeps playing its strongest numbered cards while it is behind, passes once it is safely ahead or has
-nothing useful left, saves the King of Clubs for a field worth doubling and the Jack of Clubs for a lead
-worth locking in, throws hearts at the leader, and takes back the most useful card when a King lets it.
+nothing useful left, sits a battle out while two or more rivals with big hands are still spending theirs
+(hands are never refilled, so the cards they burn cannot win the later battles), saves the King of Clubs
+for a field worth doubling and the Jack of Clubs for a lead worth locking in, throws hearts at the leader,
+and takes back the most useful card when a King lets it.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ UNSEEN_CARD_VALUE = 3.2  # an unseen face-down card's expected non-heart value
 UNSEEN_HEART_VALUE = 1.0  # …and its expected heart value (handed to a rival)
 #: How much each card is worth keeping for later (higher = play it later or not at all).
 KEEP_VALUE = {JACK_OF_HEARTS: 9.0, KING_OF_CLUBS: 8.0, JACK_OF_CLUBS: 7.0, JACK_OF_SPADES: 5.0}
+RICH_HAND = 6  # a rival holding this many cards can outspend us in the current battle
 
 
 def _card(name: str) -> int:
@@ -180,6 +183,8 @@ class BarrellHeuristic:
     def _play(self, obs: dict[str, Any], seat: int, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if a.verb == PLAY]
         pass_action = next(a for a in legal if a.verb == PASS)
+        if self._sit_out(obs, seat):
+            return pass_action
         scores = self._estimates(obs, seat)
         others = [p for p in range(obs["players"]) if p != seat]
         live_count = sum(1 for p in others if not obs["passed"][p])
@@ -200,6 +205,17 @@ class BarrellHeuristic:
             return pass_action  # hopeless with what is left: keep the cards for a later battle
         best = max(plays, key=lambda a: (self._gain(obs, seat, a.card, lead), -a.card))
         return best if self._gain(obs, seat, best.card, lead) > 0.5 else pass_action
+
+    @staticmethod
+    def _sit_out(obs: dict[str, Any], seat: int) -> bool:
+        """Whether to let this battle go without spending a card: our field is still empty, at least two rivals
+        still playing hold big hands (and not many fewer cards than we do), and no rival is one win from the
+        game. Cards are never refilled (BR-2), so what they burn now is missing in the battles we fight."""
+        others = [p for p in range(obs["players"]) if p != seat]
+        if obs["fields"][seat] or any(obs["wins"][p] >= 1 for p in others):
+            return False
+        rich = [obs["hand_sizes"][p] for p in others if not obs["passed"][p] and obs["hand_sizes"][p] >= RICH_HAND]
+        return len(rich) >= 2 and len(obs["hand"]) <= max(rich) + 2
 
     def _gain(self, obs: dict[str, Any], seat: int, card: int, lead: float) -> float:
         """How much playing ``card`` now improves this seat's standing (a rough, human-style guess)."""
