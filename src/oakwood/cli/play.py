@@ -197,9 +197,15 @@ class PlaySession:
     def final(self) -> None:
         """The result screen."""
         self.term.clear()
-        self.announce(None)
         observation = self.state.observe(self.viewer)
         self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · game over"))
+        # Everything since the viewer's last move (the final reveal, scoring…): the screen was just cleared.
+        start = self.seen[self.viewer] if self.viewer is not None else self.public_seen
+        events = self.state.events_seen_by(self.viewer, start)
+        self.announced = start + len(events)
+        log = screens.log_panel([self.game.describe_event(e) for e in events], "How it ended")
+        if log is not None:
+            self.console.print(log)
         labels = [self.label(s) for s in range(self.state.num_players)]
         self.console.print(screens.result_table(labels, observation["scores"], self.state.winners()))
         winners = self.state.winners()
