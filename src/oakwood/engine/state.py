@@ -222,15 +222,6 @@ class State(ABC):
         """Every event so far, oldest first (hidden parts included: use :meth:`events_seen_by` to show)."""
         return [Event(*parts) for parts in chain_items(self._log)]
 
-    @property
-    def event_count(self) -> int:
-        """How many events have been logged."""
-        count, chain = 0, self._log
-        while chain is not None:
-            count += 1
-            chain = chain[1]
-        return count
-
     def events_seen_by(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, each in the form ``seat`` may see."""
         return [event.view(seat) for event in self.events[since:]]
