@@ -40,16 +40,17 @@ VARIANTS = oakwood.load(
     solo_keep_events=True,
 )
 
-# (players, first seed, seeds, deep_every): sized to keep the file near a minute on two cores.
+# (players, first seed, seeds, deep_every): at least a hundred games per player count, about a minute on two cores.
 SWEEPS = [
     (1, 0, 150, 4),
     (1, 150, 150, 4),
-    (2, 0, 30, 120),
-    (2, 30, 30, 120),
-    (4, 0, 20, 160),
-    (4, 20, 20, 160),
-    (6, 0, 15, 200),
-    (6, 15, 15, 200),
+    (2, 0, 60, 150),
+    (2, 60, 60, 150),
+    (4, 0, 50, 250),
+    (4, 50, 50, 250),
+    (6, 0, 35, 300),
+    (6, 35, 35, 300),
+    (6, 70, 35, 300),
 ]
 
 
