@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from oakwood.engine import Rng
 
 from .cards import BIT, IS_JACK, cards_of
-from .state import HEARTS, MULLIGAN_PHASE
+from .phases import HEARTS, MULLIGAN_PHASE
 
 if TYPE_CHECKING:
     from .state import BarrellState

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from oakwood.engine import InvalidNotationError, InvariantError, Rng
 
 from .cards import BIT, DECK_SIZE, NAMES, cards_of, parse_card
-from .state import MULLIGAN_PHASE, OVER, BarrellState
+from .phases import MULLIGAN_PHASE, OVER
+from .state import BarrellState
 
 if TYPE_CHECKING:
     from .game import Barrell

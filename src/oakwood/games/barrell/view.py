@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, NAMES, cards_of
-from .state import HEARTS, MULLIGAN_PHASE, OVER
+from .phases import HEARTS, MULLIGAN_PHASE, OVER
 
 if TYPE_CHECKING:
     from .state import BarrellState

@@ -1,0 +1,304 @@
+"""Barrell end of battle, stage by stage (RULINGS §2.2 E1–E11): reveal, Jokers, hearts, Queens, scoring,
+the Kings of Hearts and Spades, discard, the winner's draw. ``Barrell.stages`` gives the order the options
+choose; a stage returns True when it waits for a decision (or the battle is over), and the decision's action
+picks the stages up again after it.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from oakwood.engine import Event
+
+from . import scoring
+from .actions import GIFT, JOKER_KEEP, Action
+from .cards import (
+    BIT,
+    IS_JOKER,
+    IS_NUMBERED_HEART,
+    IS_QUEEN,
+    KING_OF_DIAMONDS,
+    KING_OF_HEARTS,
+    KING_OF_SPADES,
+    NAMES,
+    cards_of,
+)
+from .phases import HEARTS, JOKERS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER
+from .table import BarrellTable, names
+
+
+class EndOfBattle(BarrellTable):
+    """The end-of-battle stages and the decisions they ask for (jokers, hearts, King of Hearts / Spades)."""
+
+    @abstractmethod
+    def _start_battle(self) -> None:
+        """BATTLE_START, the next battle after E10 (in ``state.py``)."""
+
+    def _end_battle(self) -> None:
+        self.active = -1
+        self._run_stages(0)
+
+    def _run_stages(self, index: int) -> None:
+        """Run the end-of-battle stages from ``index`` until one needs a decision or the battle is over."""
+        stages = self.game.stages
+        while index < len(stages):
+            if getattr(self, "_stage_" + stages[index])():
+                return
+            index += 1
+
+    def _continue_after(self, stage: str) -> None:
+        self._run_stages(self.game.stages.index(stage) + 1)
+
+    def _stage_reveal(self) -> bool:
+        """E1: reveal every card."""
+        for field in self.fields:
+            for card in field:
+                self.face_up |= BIT[card]
+                self.known[card] = self.all_seats
+        self.log(Event("reveal", {"fields": [names(f) for f in self.fields]}))
+        return False
+
+    def _stage_jokers(self) -> bool:
+        """E2 (BR-12): each Joker's controller, in seat order from the first player, decides it."""
+        if self.game.options.joker_timing == "after_provisional_score" and self.provisional_scores is None:
+            self.provisional_scores = self._compute_scores()
+            self.log(Event("provisional_scores", {"scores": self.provisional_scores}))
+        for seat in self.seat_order():
+            if any(IS_JOKER[c] and not self.jokers_done >> c & 1 for c in self.fields[seat]):
+                self.phase = JOKERS
+                self.active = seat
+                return True
+        return False
+
+    def _apply_joker(self, seat: int, action: Action) -> None:
+        field = self.fields[seat]
+        joker = next(c for c in field if IS_JOKER[c] and not self.jokers_done >> c & 1)
+        if action is JOKER_KEEP:
+            field.remove(joker)
+            self._to_hand(seat, [joker])
+            self.log(Event("joker", {"seat": seat, "joker": NAMES[joker], "choice": "keep"}))
+        else:
+            self.jokers_done |= BIT[joker]
+            others = [c for c in field if c != joker]
+            self.fields[seat] = [joker]
+            self._to_hand(seat, others)  # a second Joker goes back too (BR-12)
+            self.log(Event("joker", {"seat": seat, "joker": NAMES[joker], "choice": "field", "cards": names(others)}))
+        self.active = -1
+        self._run_stages(self.game.stages.index(JOKERS))  # the next Joker, or the next stage
+
+    def _giftable(self, seat: int) -> int:
+        mask = 0
+        for card in self.fields[seat]:
+            if IS_NUMBERED_HEART[card] or (card == KING_OF_HEARTS and self.game.options.kh_given_with_hearts):
+                mask |= BIT[card]
+        return mask
+
+    def _stage_hearts(self) -> bool:
+        """E3 (BR-5): every player with numbered hearts names the opponent(s) who receive them."""
+        n = self.num_players
+        self.to_give = [self._giftable(s) for s in range(n)]
+        self.need = sum(1 << s for s in range(n) if self.to_give[s])
+        self.committed = 0
+        if not self.need:
+            return False
+        if n == 2:  # a single opponent: nothing to decide
+            for seat in range(n):
+                if self.to_give[seat]:
+                    self._transfer(seat, cards_of(self.to_give[seat]), 1 - seat)
+            self.need = 0
+            return False
+        self.phase = HEARTS
+        if self.game.options.heart_gift_timing == "seat_order":
+            return self._next_gifting_seat()
+        self.active = -1
+        return True
+
+    def _next_gifting_seat(self) -> bool:
+        for seat in self.seat_order():
+            if self.need >> seat & 1 and not self.committed >> seat & 1:
+                self.active = seat
+                return True
+        self.need = 0
+        self.active = -1
+        return False
+
+    def _transfer(self, seat: int, cards: list[int], target: int) -> None:
+        for card in cards:
+            self.fields[seat].remove(card)
+            self.fields[target].append(card)
+        self.log(Event("gift", {"seat": seat, "target": target, "cards": names(cards)}))
+
+    def _apply_gift(self, seat: int, action: Action) -> None:
+        seat_order = self.game.options.heart_gift_timing == "seat_order"
+        if action.verb == GIFT:
+            self.gift_target[seat] = action.target
+            done = True
+        else:
+            self.card_target[action.card] = action.target
+            done = all(c in self.card_target for c in cards_of(self.to_give[seat]))
+        if seat_order:
+            if action.verb == GIFT:
+                self._transfer(seat, cards_of(self.to_give[seat]), action.target)
+            else:
+                self._transfer(seat, [action.card], action.target)
+        if not done:
+            return
+        self.committed |= 1 << seat
+        if seat_order:
+            if not self._next_gifting_seat():
+                self._continue_after(HEARTS)
+            return
+        if self.committed & self.need != self.need:
+            return
+        # The last commit is in: every gift is revealed and made at once (exactly one transfer, BR-5).
+        for giver in self.seat_order():
+            if not self.need >> giver & 1:
+                continue
+            cards = cards_of(self.to_give[giver])
+            if self.gift_target[giver] >= 0:
+                self._transfer(giver, cards, self.gift_target[giver])
+            else:
+                for target in range(self.num_players):
+                    chosen = [c for c in cards if self.card_target[c] == target]
+                    if chosen:
+                        self._transfer(giver, chosen, target)
+        self.need = 0
+        self._continue_after(HEARTS)
+
+    def _stage_queens(self) -> bool:
+        """E4 (BR-7, BR-9): Queens and the King of Diamonds move to the Queen Zone and take effect."""
+        options = self.game.options
+        void = self.void_mask()
+        order = self.seat_order()
+        placements: list[tuple[int, int]] = []
+        if options.queen_zone_order == "queens_then_kod":
+            placements = [(s, c) for s in order for c in self.fields[s] if IS_QUEEN[c]]
+            placements += [(s, c) for s in order for c in self.fields[s] if c == KING_OF_DIAMONDS]
+        else:
+            placements = [(s, c) for s in order for c in self.fields[s] if IS_QUEEN[c] or c == KING_OF_DIAMONDS]
+        if not placements:
+            return False
+        bonus = scoring.ace_bonus_suits(self.fields, self.queen_zone, void, options.jod_suppresses_ace_bonus)
+        reduced = 0
+        for seat, card in placements:
+            self.fields[seat].remove(card)
+            self.queen_zone.append(card)
+            self.face_up &= ~BIT[card]
+            if void >> card & 1:
+                self.log(Event("queen_zone", {"card": NAMES[card], "cancelled": True}))
+                continue
+            self.log(Event("queen_zone", {"card": NAMES[card], "cancelled": False}))
+            if IS_QUEEN[card]:
+                reduced |= BIT[0] << (card // 13)
+                continue
+            victims = scoring.kod_victims(
+                self.fields, reduced, bonus, scope=options.kod_scope, ignore_hearts=options.kod_ignores_hearts
+            )
+            for target, cards in enumerate(victims):
+                for victim in cards:
+                    self.fields[target].remove(victim)
+                    self.discard.append(victim)
+                    self.face_up &= ~BIT[victim]
+                if cards:
+                    self.log(Event("destroy", {"seat": target, "cards": names(cards)}))
+        return False
+
+    def _compute_scores(self) -> list[int]:
+        """E5: every player's score for this battle."""
+        options = self.game.options
+        void = self.void_mask()
+        bonus = scoring.ace_bonus_suits(self.fields, self.queen_zone, void, options.jod_suppresses_ace_bonus)
+        reduced = scoring.reduced_suits_of(self.queen_zone, void)
+        return [
+            scoring.field_score(
+                field, reduced, bonus, scoring.has_active_king_of_clubs(field, void), options.kc_after_queen
+            )
+            for field in self.fields
+        ]
+
+    def _stage_score(self) -> bool:
+        """E5–E6: score; the unique highest score wins (BR-14 on a tie); E11 when the game is decided."""
+        scores = self._compute_scores()
+        self.battle_scores = scores
+        top = max(scores)
+        tied = [s for s in range(self.num_players) if scores[s] == top]
+        if len(tied) == 1:
+            self.battle_winners = tied
+            self.drawn_streak = 0
+        else:
+            self.battle_winners = tied if self.game.options.battle_tie == "all_tied_win" else []
+            self.drawn_streak += 1  # BR-15 counts every battle without a sole winner
+        for seat in self.battle_winners:
+            self.wins[seat] += 1
+        self.log(Event("battle_result", {"scores": scores, "winners": self.battle_winners, "wins": self.wins[:]}))
+        if self._game_decided():
+            self._discard_table()
+            self._finish_game()
+            return True
+        return False
+
+    def _game_decided(self) -> bool:
+        """E11: a sole leader with 2 wins, or BR-15's drawn-battle guard."""
+        top = max(self.wins)
+        if top >= 2 and self.wins.count(top) == 1:
+            return True
+        return self.drawn_streak >= self.game.options.max_consecutive_drawn_battles
+
+    def _finish_game(self) -> None:
+        self.phase = OVER
+        self.active = -1
+        self.need = 0
+        self.log(Event("game_over", {"wins": self.wins[:], "winners": self._winners()}))
+
+    def _stage_kh(self) -> bool:
+        """E7 (BR-10): an active King of Hearts returns one card of its controller's field to hand."""
+        owner = self._field_owner(KING_OF_HEARTS)
+        if owner < 0 or self.void_mask() >> KING_OF_HEARTS & 1:
+            return False
+        if len(self.fields[owner]) == 1:
+            self._return_card(owner, KING_OF_HEARTS)
+            return False
+        self.phase = KING_OF_HEARTS_PHASE
+        self.active = owner
+        return True
+
+    def _return_card(self, seat: int, card: int) -> None:
+        self.fields[seat].remove(card)
+        self._to_hand(seat, [card])
+        self.log(Event("return", {"seat": seat, "card": NAMES[card]}))
+
+    def _stage_discard(self) -> bool:
+        """E8: every field and Queen Zone card goes to Discard (noting who controls an active K♠)."""
+        owner = self._field_owner(KING_OF_SPADES)
+        self._ks_seat = owner if owner >= 0 and not self.void_mask() >> KING_OF_SPADES & 1 else -1
+        self._discard_table()
+        self.log(Event("discard", {"discard": len(self.discard)}))
+        return False
+
+    def _stage_ks(self) -> bool:
+        """E9 (BR-10): the King of Spades' controller takes any card from Discard (the K♠ itself included)."""
+        seat, self._ks_seat = self._ks_seat, -1
+        if seat < 0 or not self.discard:
+            return False
+        if len(self.discard) == 1:
+            self._take_card(seat, self.discard[0])
+            return False
+        self.phase = KING_OF_SPADES_PHASE
+        self.active = seat
+        return True
+
+    def _take_card(self, seat: int, card: int) -> None:
+        self.discard.remove(card)
+        self._to_hand(seat, [card])
+        self.log(Event("take", {"seat": seat, "card": NAMES[card]}))
+
+    def _stage_draw(self) -> bool:
+        """E10–E11: the winner draws 1; the game ends if nobody holds a card (BR-15), else a new battle."""
+        for seat in self.battle_winners:
+            drawn = self._draw(seat, 1)
+            self.log(Event("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat})))
+        if not any(self.hands):
+            self._finish_game()
+            return True
+        self._start_battle()
+        return True

@@ -1,0 +1,262 @@
+"""The Barrell table: every zone, who knows which card where, and the card movements between zones.
+
+Zones: ``hands`` and ``aside`` (mulligan cards set aside) are bit masks per seat; ``fields`` are lists in play
+order; ``queen_zone``, ``deck`` (bottom → top) and ``discard`` are lists. ``known[card]`` is the bit mask of
+seats that know where that card is (per-card ``known_to``, RULINGS §5); face-up and public cards are known to
+every seat. The rules that move cards live in ``state.py`` and ``end_of_battle.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, Self
+
+from oakwood.engine import Event, InvariantError, State
+
+from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
+from .phases import MULLIGAN_PHASE, OVER
+
+if TYPE_CHECKING:
+    from .game import Barrell
+
+QUEENS_AND_KINGS: Final = sum(BIT[c] for c in range(DECK_SIZE) if IS_FACE[c] and not IS_JACK[c])
+
+
+def names(cards: Sequence[int]) -> list[str]:
+    """Card names, for events."""
+    return [NAMES[c] for c in cards]
+
+
+class BarrellTable(State):
+    """The zones and bookkeeping of one Barrell match; :class:`~.state.BarrellState` adds the rules."""
+
+    game: Barrell
+    hands: list[int]
+    aside: list[int]
+    fields: list[list[int]]
+    face_up: int
+    known: list[int]
+    queen_zone: list[int]
+    deck: list[int]
+    discard: list[int]
+    wins: list[int]
+    drawn_streak: int
+    battle: int
+    first: int
+    phase: str
+    active: int
+    passed: int
+    need: int  # seats taking part in the current commit decision
+    committed: int  # seats done with the current mulligan / commit
+    jd_active: bool
+    jd_cover: int  # cards on the table when the Jack of Diamonds was played (variant cards_on_table_only)
+    jacks_void: int  # Jacks played while the Jack of Diamonds was in force (they did nothing)
+    to_give: list[int]  # hearts each seat gives at E3 (fixed when E3 starts: no re-gifting, BR-5)
+    gift_target: list[int]
+    card_target: dict[int, int]
+    jokers_done: int
+    battle_scores: list[int] | None
+    provisional_scores: list[int] | None
+    battle_winners: list[int]
+    _ks_seat: int
+    all_seats: int
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def empty(cls, game: Barrell, num_players: int, seed: int, start: str | None = None) -> Self:
+        """A state with empty zones (the notation parser and the deal fill it)."""
+        state = cls.__new__(cls)
+        state._init_base(game, num_players, seed, start)
+        n = num_players
+        state.all_seats = (1 << n) - 1
+        state.hands = [0] * n
+        state.aside = [0] * n
+        state.fields = [[] for _ in range(n)]
+        state.face_up = 0
+        state.known = [0] * DECK_SIZE
+        state.queen_zone = []
+        state.deck = []
+        state.discard = []
+        state.wins = [0] * n
+        state.drawn_streak = 0
+        state.battle = 0
+        state.first = 0
+        state.phase = MULLIGAN_PHASE
+        state.active = -1
+        state.passed = 0
+        state.need = 0
+        state.committed = 0
+        state.jd_active = False
+        state.jd_cover = 0
+        state.jacks_void = 0
+        state.to_give = [0] * n
+        state.gift_target = [-1] * n
+        state.card_target = {}
+        state.jokers_done = 0
+        state.battle_scores = None
+        state.provisional_scores = None
+        state.battle_winners = []
+        state._ks_seat = -1
+        return state
+
+    def _clone(self) -> Self:
+        twin = type(self).__new__(type(self))
+        self._copy_base_into(twin)
+        twin.all_seats = self.all_seats
+        twin.hands = self.hands[:]
+        twin.aside = self.aside[:]
+        twin.fields = [f[:] for f in self.fields]
+        twin.face_up = self.face_up
+        twin.known = self.known[:]
+        twin.queen_zone = self.queen_zone[:]
+        twin.deck = self.deck[:]
+        twin.discard = self.discard[:]
+        twin.wins = self.wins[:]
+        twin.drawn_streak = self.drawn_streak
+        twin.battle = self.battle
+        twin.first = self.first
+        twin.phase = self.phase
+        twin.active = self.active
+        twin.passed = self.passed
+        twin.need = self.need
+        twin.committed = self.committed
+        twin.jd_active = self.jd_active
+        twin.jd_cover = self.jd_cover
+        twin.jacks_void = self.jacks_void
+        twin.to_give = self.to_give[:]
+        twin.gift_target = self.gift_target[:]
+        twin.card_target = dict(self.card_target)
+        twin.jokers_done = self.jokers_done
+        twin.battle_scores = None if self.battle_scores is None else self.battle_scores[:]
+        twin.provisional_scores = None if self.provisional_scores is None else self.provisional_scores[:]
+        twin.battle_winners = self.battle_winners[:]
+        twin._ks_seat = self._ks_seat
+        return twin
+
+    # ------------------------------------------------------------------ seats, the Jack of Diamonds, card movements
+    def seat_order(self) -> list[int]:
+        """Seats clockwise from the battle's first player."""
+        n = self.num_players
+        return [(self.first + i) % n for i in range(n)]
+
+    def void_mask(self) -> int:
+        """Face cards cancelled by the Jack of Diamonds (BR-11): every other Q/K for the rest of the battle,
+        or (``cards_on_table_only``) the Q/K already on the table, plus Jacks played while it was in force."""
+        if not self.jd_active:
+            return self.jacks_void
+        if self.game.options.jod_scope == "rest_of_battle":
+            return QUEENS_AND_KINGS | self.jacks_void
+        return (self.jd_cover & QUEENS_AND_KINGS) | self.jacks_void
+
+    def _field_owner(self, card: int) -> int:
+        for seat, field in enumerate(self.fields):
+            if card in field:
+                return seat
+        return -1
+
+    def _recycle_discard(self) -> None:
+        """Shuffle the battle Discard pile into the Deck (BR-4; BR-11: an empty Deck reshuffles Discard)."""
+        if not self.discard:
+            return
+        for card in self.discard:
+            self.known[card] = 0
+        self.deck = self.discard + self.deck
+        self.discard = []
+        self.rng.shuffle(self.deck)
+        self.log(Event("recycle", {"deck": len(self.deck)}))
+
+    def _draw(self, seat: int, count: int, fallback: list[int] | None = None) -> list[int]:
+        """Draw up to ``count`` cards; an empty Deck first takes the Discard, then the ``fallback`` cards
+        (mulligan cards set aside, BR-17). Stops early if nothing is left anywhere."""
+        drawn = []
+        for _ in range(count):
+            if not self.deck:
+                self._recycle_discard()
+            if not self.deck and fallback:
+                for card in fallback:
+                    self.known[card] = 0
+                self.deck = fallback[:]
+                fallback.clear()
+                self.rng.shuffle(self.deck)
+            if not self.deck:
+                break
+            card = self.deck.pop()
+            self.hands[seat] |= BIT[card]
+            self.known[card] = 1 << seat
+            drawn.append(card)
+        return drawn
+
+    def _forget_hand(self, seat: int) -> None:
+        """Only ``seat`` still knows which cards are in its hand (after it hid or exchanged some of them)."""
+        bit = 1 << seat
+        for card in cards_of(self.hands[seat] | self.aside[seat]):
+            self.known[card] = bit
+
+    def _to_hand(self, seat: int, cards: list[int]) -> None:
+        """Revealed cards return to a hand: everyone saw them go."""
+        for card in cards:
+            self.hands[seat] |= BIT[card]
+            self.known[card] = self.all_seats
+            self.face_up &= ~BIT[card]
+
+    def _look_at_field(self, seat: int) -> None:
+        """``seat`` looks at the field it now holds (BR-11 variant ``jos_initiator_may_look``)."""
+        bit = 1 << seat
+        for card in self.fields[seat]:
+            self.known[card] |= bit
+
+    def _discard_table(self) -> None:
+        """Every field and Queen Zone card to the Discard pile, face up for all (E8, and at the end of the game)."""
+        for field in self.fields:
+            self.discard.extend(field)
+            field.clear()
+        self.discard.extend(self.queen_zone)
+        self.queen_zone.clear()
+        self.face_up = 0
+        for card in self.discard:
+            self.known[card] = self.all_seats
+
+    # ------------------------------------------------------------------ conservation
+    def _check_invariants(self) -> None:
+        """Every one of the 54 cards is in exactly one zone; knowledge and phase bookkeeping agree."""
+        seen = 0
+        count = 0
+
+        def add(card: int, zone: str) -> None:
+            nonlocal seen, count
+            if not 0 <= card < DECK_SIZE:
+                raise InvariantError(f"no card {card} ({zone})")
+            if seen >> card & 1:
+                raise InvariantError(f"{NAMES[card]} is in two zones (again in {zone})")
+            seen |= BIT[card]
+            count += 1
+
+        for seat in range(self.num_players):
+            if self.hands[seat] & self.aside[seat]:
+                raise InvariantError(f"P{seat + 1} has a card both in hand and set aside")
+            for card in cards_of(self.hands[seat]):
+                add(card, f"hand {seat}")
+                if not self.known[card] >> seat & 1:
+                    raise InvariantError(f"P{seat + 1} does not know its own {NAMES[card]}")
+            for card in cards_of(self.aside[seat]):
+                add(card, f"aside {seat}")
+            for card in self.fields[seat]:
+                add(card, f"field {seat}")
+                if not self.face_up >> card & 1 and IS_JACK[card]:
+                    raise InvariantError(f"{NAMES[card]} lies face down")
+        on_fields = sum(BIT[c] for field in self.fields for c in field)
+        if self.face_up & ~on_fields:
+            raise InvariantError("a card off the fields is marked face up")
+        for zone, cards in (("queen zone", self.queen_zone), ("deck", self.deck), ("discard", self.discard)):
+            for card in cards:
+                add(card, zone)
+        if count != DECK_SIZE or seen != (1 << DECK_SIZE) - 1:
+            raise InvariantError(f"{count} cards in play instead of {DECK_SIZE}")
+        for card in self.deck:
+            if self.known[card]:
+                raise InvariantError(f"{NAMES[card]} in the Deck is known to someone")
+        for card in (*self.discard, *self.queen_zone):
+            if self.known[card] != self.all_seats:
+                raise InvariantError(f"{NAMES[card]} is public but not known to all")
+        if self.phase != OVER and not self._to_act():
+            raise InvariantError(f"nobody to act in phase {self.phase}")
