@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Decision, Event, InvariantError, Rng
+from oakwood.engine import Event, InvariantError
 
 from . import actions as A
 from .actions import Act, place_name
@@ -33,12 +33,11 @@ from .cards import (
     WIND,
     expand,
 )
-from .tree import CHEEKS, STRIDE, TRUNK, TreeState, at, is_broken, sort_powers
+from .tree import CHEEKS, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
     from .game import Nutty
 
-WIN_POINTS = 20
 PRICE = 3  # NS-17 b: a market power or an Owl bribe
 
 
@@ -48,7 +47,6 @@ class SoloState(TreeState):
     phase: str  # "play", "fools" (the player picks the golden Fool's Gold takes, NS-8) or "over"
     result: str  # "", "won", "lost" (unpaid Owl), "ended" (no moves left / ended by the player / limit)
     actions_taken: int
-    _cache: list[Act] | None
 
     def __init__(self, game: Nutty, players: int, seed: int, start: str | None = None) -> None:
         self._init_base(game, players, seed, start)
@@ -154,12 +152,6 @@ class SoloState(TreeState):
     def _to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (0,)
 
-    def _decision(self) -> Decision:
-        return Decision.NONE if self.phase == "over" else Decision.TURN
-
-    def _is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def _legal_actions(self, seat: int) -> list[Act]:
         if self._cache is None:
             acts = self._actions()
@@ -244,10 +236,6 @@ class SoloState(TreeState):
         getattr(self, "_do_" + act.verb.replace(" ", "_"))(act)
         if self.phase == "play":  # not while a Fool's Gold waits for the player's choice
             self._check_end()
-
-    def _event(self, kind: str, **public: Any) -> None:
-        if self.record_events:
-            self.log(Event(kind, public))
 
     def _do_end_game(self, act: Act) -> None:
         self._finish("ended", "the player ended the game")
@@ -380,17 +368,9 @@ class SoloState(TreeState):
         self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
         self.give_carried(0, act.colour)
 
-    def _take_carried(self, colour: str) -> None:
-        if colour == "b" and self.cheeks_b[0]:
-            self.cheeks_b[0] -= 1
-        elif colour == "g" and self.cheeks_g[0]:
-            self.cheeks_g[0] -= 1
-        else:
-            self.pack[0] = ""
-
     def _do_drop(self, act: Act) -> None:
         limb, pos = divmod(self.where[0], STRIDE)
-        self._take_carried(act.colour)
+        self.take_carried(0, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
 
     def _do_pack(self, act: Act) -> None:
@@ -406,7 +386,7 @@ class SoloState(TreeState):
         self.give_carried(0, colour)
 
     def _do_stash(self, act: Act) -> None:
-        self._take_carried(act.colour)
+        self.take_carried(0, act.colour)
         if act.colour == "b":
             self.nest_b[0] += 1
         else:
@@ -423,7 +403,7 @@ class SoloState(TreeState):
     def _do_bury(self, act: Act) -> None:
         colour = act.colour
         if (self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]) or self.pack[0] == colour:
-            self._take_carried(colour)
+            self.take_carried(0, colour)
         elif colour == "b":
             self.nest_b[0] -= 1
         else:
@@ -566,12 +546,6 @@ class SoloState(TreeState):
         )
         return obs
 
-    def _determinize(self, seat: int, rng: Rng) -> Self:
-        twin = self._clone()
-        self.resample_hidden(twin, rng)
-        twin._cache = None
-        return twin
-
     def _clone(self) -> Self:
         twin = type(self).__new__(type(self))
         self._copy_base_into(twin)
@@ -587,11 +561,6 @@ class SoloState(TreeState):
             raise InvariantError("the squirrel stands on a card that does not exist")
         if any(p not in MARKET for p in self.powers[0]):
             raise InvariantError("a solo player holds a power that is not sold in the market")
-
-    def to_notation(self) -> str:
-        from .notation import write
-
-        return write(self)
 
     def notation_fields(self) -> list[str]:
         """The solo fields of the notation."""
@@ -610,8 +579,3 @@ class SoloState(TreeState):
             raise bad("expected -, won, lost or ended", "result", result)
         self.phase, self.result = phase, "" if result == "-" else result
         self._cache = None
-
-    def _why_illegal(self, seat: int, action: Any) -> str:
-        from .explain import why_illegal
-
-        return why_illegal(self, seat, action)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Decision, Event, InvariantError, Rng
+from oakwood.engine import Event, InvariantError
 
 from . import actions as A
 from .actions import Act
@@ -57,12 +57,6 @@ class NuttyState(Flipping, Powers):
     # ================================================================== THE TURN: legal actions
     def _to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (self.current,)
-
-    def _decision(self) -> Decision:
-        return Decision.NONE if self.phase == "over" else Decision.TURN
-
-    def _is_terminal(self) -> bool:
-        return self.phase == "over"
 
     def _legal_actions(self, seat: int) -> list[Act]:
         if self._cache is None:
@@ -250,18 +244,9 @@ class NuttyState(Flipping, Powers):
         self.give_carried(s, act.colour)
         self._event("gather", seat=s, colour=act.colour)
 
-    def _take_carried(self, s: int, colour: str) -> None:
-        """Take one acorn of ``colour`` from the cheeks, else from the Backpack."""
-        if colour == "b" and self.cheeks_b[s]:
-            self.cheeks_b[s] -= 1
-        elif colour == "g" and self.cheeks_g[s]:
-            self.cheeks_g[s] -= 1
-        else:
-            self.pack[s] = ""
-
     def _do_drop(self, s: int, act: Act) -> None:
         limb, pos = divmod(self.where[s], STRIDE)
-        self._take_carried(s, act.colour)
+        self.take_carried(s, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
         self._event("drop", seat=s, colour=act.colour)
 
@@ -278,7 +263,7 @@ class NuttyState(Flipping, Powers):
         self.give_carried(s, colour)
 
     def _do_stash(self, s: int, act: Act) -> None:
-        self._take_carried(s, act.colour)
+        self.take_carried(s, act.colour)
         if act.colour == "b":
             self.nest_b[s] += 1
         else:
@@ -307,7 +292,7 @@ class NuttyState(Flipping, Powers):
         self.ap -= 1
         colour = act.colour
         if (self.cheeks_b[s] if colour == "b" else self.cheeks_g[s]) or self.pack[s] == colour:
-            self._take_carried(s, colour)
+            self.take_carried(s, colour)
         elif colour == "b":
             self.nest_b[s] -= 1
         else:
@@ -352,12 +337,6 @@ class NuttyState(Flipping, Powers):
         )
         return obs
 
-    def _determinize(self, seat: int, rng: Rng) -> Self:
-        twin = self._clone()
-        self.resample_hidden(twin, rng)
-        twin._cache = None
-        return twin
-
     def _clone(self) -> Self:
         twin = type(self).__new__(type(self))
         self._copy_base_into(twin)
@@ -381,13 +360,3 @@ class NuttyState(Flipping, Powers):
                 raise InvariantError(f"P{v + 1} stands on a card that does not exist")
         if self.ap < 0:
             raise InvariantError("negative action points")
-
-    def to_notation(self) -> str:
-        from .notation import write
-
-        return write(self)
-
-    def _why_illegal(self, seat: int, action: Any) -> str:
-        from .explain import why_illegal
-
-        return why_illegal(self, seat, action)

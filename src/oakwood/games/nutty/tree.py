@@ -8,10 +8,11 @@ A limb is a list of slots, position 0 next to the trunk. A slot is an immutable 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import Any, Self
 
-from oakwood.engine import Event, InvariantError, State
+from oakwood.engine import Decision, Event, InvariantError, Rng, State
 
+from .actions import Act
 from .cards import (
     BACKPACK,
     BROKEN,
@@ -27,6 +28,7 @@ Slot = tuple[str, bool, int, int]
 TRUNK = -1
 STRIDE = 16
 CHEEKS = 2
+WIN_POINTS = 20  # NS-15 (multiplayer), NS-17 d (solo)
 
 
 def at(limb: int, pos: int) -> int:
@@ -72,6 +74,8 @@ class TreeState(State):
     powers: list[tuple[str, ...]]
     sappy_next: list[int]  # Sappy Feet beside the board, for the next turn
     sappy_now: list[int]  # Sappy Feet applied this turn, discarded at its end
+    phase: str  # the mode's phase; "over" once the game has ended
+    _cache: list[Act] | None  # the legal actions of this position, computed when first asked for
 
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
@@ -114,6 +118,35 @@ class TreeState(State):
         twin.powers = self.powers[:]
         twin.sappy_next, twin.sappy_now = self.sappy_next[:], self.sappy_now[:]
 
+    # ------------------------------------------------------------------ engine hooks both modes share
+    def _decision(self) -> Decision:
+        return Decision.NONE if self.phase == "over" else Decision.TURN
+
+    def _is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _determinize(self, seat: int, rng: Rng) -> Self:
+        twin = self._clone()
+        self.resample_hidden(twin, rng)
+        twin._cache = None
+        return twin
+
+    def to_notation(self) -> str:
+        """The position in Nutty notation (see ``notation.py``)."""
+        from .notation import write
+
+        return write(self)
+
+    def _why_illegal(self, seat: int, action: Any) -> str:
+        from .explain import why_illegal
+
+        return why_illegal(self, seat, action)
+
+    def _event(self, kind: str, **public: Any) -> None:
+        """Log a public event (skipped, arguments and all, when the log is off)."""
+        if self.record_events:
+            self.log(Event(kind, public))
+
     # ------------------------------------------------------------------ queries
     def carried(self, seat: int) -> int:
         """How many acorns a squirrel carries (cheeks and Backpack)."""
@@ -148,6 +181,15 @@ class TreeState(State):
         """Put acorns on a card."""
         kind, up, b, g = self.limbs[limb][pos]
         self.limbs[limb][pos] = (kind, up, b + brown, g + golden)
+
+    def take_carried(self, seat: int, colour: str) -> None:
+        """Take one acorn of ``colour`` from the cheeks, else from the Backpack."""
+        if colour == "b" and self.cheeks_b[seat]:
+            self.cheeks_b[seat] -= 1
+        elif colour == "g" and self.cheeks_g[seat]:
+            self.cheeks_g[seat] -= 1
+        else:
+            self.pack[seat] = ""
 
     def give_carried(self, seat: int, colour: str) -> None:
         """Add one acorn to a squirrel's cheeks, or its Backpack when the cheeks are full."""

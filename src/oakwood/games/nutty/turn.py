@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from oakwood.engine import Event
-
-from .actions import Act
 from .cards import (
     BACKPACK,
     DOPPEL,
@@ -18,9 +15,8 @@ from .cards import (
     SAPPY,
     SUGAR,
 )
-from .tree import CHEEKS, TreeState
+from .tree import CHEEKS, WIN_POINTS, TreeState
 
-WIN_POINTS = 20
 BASE_AP = 3
 
 
@@ -39,7 +35,6 @@ class TurnState(TreeState):
     turns_left: int  # -1, or how many turns follow the current one before the game ends (NS-14/15)
     end_triggered: bool
     win_seats: list[int]
-    _cache: list[Act] | None
 
     def _init_turn_fields(self) -> None:
         self.current = self.first = 0
@@ -79,10 +74,6 @@ class TurnState(TreeState):
     def has_room(self, seat: int) -> bool:
         """Whether the squirrel can take one more acorn."""
         return self.carried(seat) < self.capacity(seat)
-
-    def _event(self, kind: str, **public: Any) -> None:
-        if self.record_events:
-            self.log(Event(kind, public))
 
     # ================================================================== END OF A TURN
     def _end_turn(self) -> None:
