@@ -63,6 +63,13 @@ _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 class SQuarrelsState(State):
     """One S'Quarrels match: rounds until a player reaches the target score (or a single round)."""
 
+    __slots__ = (
+        "_act_cache", "_cache", "_cache_seat", "action_discard", "active", "dealer", "deck", "golden_out",
+        "hand_sizes", "hands", "hoard", "last_round", "opts", "phase", "q_commits", "q_drawer", "q_live",
+        "q_pot", "r_commits", "r_drawer", "r_eligible", "r_passed", "round_no", "storage", "totals",
+        "whirl_forced", "winners_",
+    )  # fmt: skip
+
     game: SQuarrels
     opts: SQuarrelsOptions
 
