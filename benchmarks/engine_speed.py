@@ -160,6 +160,24 @@ def run_rlcard(repeats: int, games: int) -> Result:
     )
 
 
+def paired_ratio(repeats: int, uno_games: int) -> list[float]:
+    """S'Quarrels / RLCard UNO per-step ratios from alternating repeats.
+
+    This VM's speed drifts by tens of percent within a minute, so the two loops are run back to back, one
+    repeat each in turn, and each ratio compares two measurements taken a few seconds apart.
+    """
+    _label, name, players, options, games = CASES[0]
+    game = oakwood.load(name, **options)
+    playouts(game, players, max(1, games // 10), seed=999)
+    ratios = []
+    for r in range(repeats):
+        gc.collect()
+        steps, seconds = playouts(game, players, games, seed=100 + r)
+        uno = run_rlcard(1, uno_games)
+        ratios.append((steps / seconds) / uno.steps_per_s)
+    return ratios
+
+
 def main() -> None:
     """Parse arguments, run the cases and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -190,6 +208,10 @@ def main() -> None:
         for r in results:
             if r is not baseline:
                 print(f"{r.label}: {r.steps_per_s / baseline.steps_per_s:.1f}x RLCard UNO's per-step rate")
+        if not args.games or "squarrels" in args.games:
+            ratios = paired_ratio(args.repeats, args.rlcard_games)
+            shown = " ".join(f"{x:.2f}" for x in ratios)
+            print(f"S'Quarrels / RLCard UNO, alternating repeats: median {statistics.median(ratios):.2f}x ({shown})")
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2))
 
