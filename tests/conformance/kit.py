@@ -155,6 +155,15 @@ def check_illegal_rejected(state: State, rng: Rng) -> None:
     assert state.to_notation() == before, "a rejected action changed the state"
 
 
+def deep_check(state: State, rng: Rng, report: KitReport, worlds: int = 3) -> None:
+    """The expensive checks of one running position: round trips, clone, no leak, illegal actions."""
+    report.deep_checks += 1
+    check_round_trips(state, rng)
+    check_clone(state, rng)
+    check_no_leak(state, rng, report, worlds)
+    check_illegal_rejected(state, rng)
+
+
 def check_game(game: Game[Any], players: int, seed: int, *, deep_every: int = 25) -> KitReport:
     """Play one seeded random game with every check; deep checks run on about one step in ``deep_every``."""
     rng = Rng(seed * 7919 + players)
@@ -164,11 +173,7 @@ def check_game(game: Game[Any], players: int, seed: int, *, deep_every: int = 25
         check_step_basics(state)
         report.decisions.add(str(state.decision))
         if rng.randbelow(deep_every) == 0:
-            report.deep_checks += 1
-            check_round_trips(state, rng)
-            check_clone(state, rng)
-            check_no_leak(state, rng, report)
-            check_illegal_rejected(state, rng)
+            deep_check(state, rng, report)
         random_step(state, rng)
         report.steps += 1
         assert report.steps < 200_000, "game did not terminate"

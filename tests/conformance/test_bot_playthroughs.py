@@ -18,13 +18,10 @@ from oakwood.arena.match import play_match
 from oakwood.engine import Rng, State
 from tests.conformance.kit import (
     KitReport,
-    check_clone,
-    check_illegal_rejected,
-    check_no_leak,
     check_replay,
-    check_round_trips,
     check_step_basics,
     check_terminal,
+    deep_check,
 )
 
 CASES = [
@@ -51,11 +48,7 @@ def _checked_game(name: str, options: dict[str, object], players: int, seed: int
             return
         check_step_basics(state)
         if rng.randbelow(15) == 0:
-            report.deep_checks += 1
-            check_round_trips(state, rng)
-            check_clone(state, rng)
-            check_no_leak(state, rng, report, worlds=2)
-            check_illegal_rejected(state, rng)
+            deep_check(state, rng, report, worlds=2)
 
     result = play_match(game, agents, seed, on_step=after)
     state = result.state

@@ -12,15 +12,13 @@ import oakwood
 from oakwood.engine import Rng
 from tests.conformance.kit import (
     KitReport,
-    check_clone,
     check_game,
-    check_illegal_rejected,
-    check_no_leak,
     check_replay,
     check_round_trips,
     check_same_seed,
     check_step_basics,
     check_terminal,
+    deep_check,
 )
 
 GAME = oakwood.load("nutty")
@@ -88,11 +86,7 @@ def _long_solo(game: oakwood.engine.Game, seed: int, deep_every: int) -> KitRepo
     while not state.is_terminal():
         check_step_basics(state)
         if rng.randbelow(deep_every) == 0:
-            report.deep_checks += 1
-            check_round_trips(state, rng)
-            check_clone(state, rng)
-            check_no_leak(state, rng, report)
-            check_illegal_rejected(state, rng)
+            deep_check(state, rng, report)
         legal = state.legal_actions(0)
         playable = [a for a in legal if str(a) != "end game"] or legal
         state.apply(0, rng.choice(playable))
