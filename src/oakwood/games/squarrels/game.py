@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -12,7 +11,7 @@ from . import render
 from .actions import ALL_ACTIONS, Action
 from .notation import read
 from .options import SQuarrelsOptions
-from .state import SQuarrelsState
+from .state import LegalMemo, SQuarrelsState, new_legal_memos
 
 
 class SQuarrels(Game[SQuarrelsOptions]):
@@ -27,8 +26,10 @@ class SQuarrels(Game[SQuarrelsOptions]):
 
     def __init__(self, options: SQuarrelsOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
-        #: Legal-action tuples by (phase, whirlwind flag) then by hand, shared by this game's states (state.py).
-        self.legal_memo: defaultdict[tuple[str, bool], dict[tuple[int, ...], tuple[Action, ...]]] = defaultdict(dict)
+        #: Legal-action tuples by phase, then by hand, shared by this game's states (state.py); the second
+        #: set serves turns where a Whirlwind obliges the player to draw up to seven.
+        self.legal_memo: dict[str, LegalMemo] = new_legal_memos()
+        self.forced_legal_memo: dict[str, LegalMemo] = new_legal_memos()
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS

@@ -44,6 +44,9 @@ PHASES: Final = (MUST_DRAW, DRAWING, STORING, QUARREL, RACE, OVER)
 
 _SEATS: Final = tuple((s,) for s in range(8))
 _ONLY: Final = tuple(frozenset((s,)) for s in range(8))  # event audiences of one seat, built once
+_PAIRS: Final = tuple(tuple(frozenset((a, b)) for b in range(8)) for a in range(8))  # audiences of two seats
+#: ``_CLOCKWISE[n][seat]``: the n seats of an n-player table clockwise from ``seat`` (itself first).
+_CLOCKWISE: Final = tuple(tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n)) for n in range(9))
 _DRAW_ONLY: Final = (A.DRAW_ACTION,)
 _FULL_DECK: Final = tuple(full_deck())
 _DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
@@ -56,8 +59,44 @@ _DRAW_EVENTS: Final = tuple(
 _DISCARD_EVENTS: Final = tuple(
     tuple(("discard", {"seat": s}, {"card": NAMES[c]}, _ONLY[s]) for c in range(HAND_KINDS)) for s in range(8)
 )
-_MEMO_LIMIT: Final = 100_000  # hands memoised per (phase, whirlwind flag): bounded memory in long simulations
+_COMMIT_EVENTS: Final = tuple(
+    tuple(("quarrel_commit", {"seat": s}, {"card": NAMES[c]}, _ONLY[s]) for c in range(HAND_KINDS)) for s in range(8)
+)
+_DRAW_ACTION_EVENTS: Final = tuple(
+    tuple(("draw_action", {"seat": s, "card": NAMES[c]}, None, None) for c in range(ALL_KINDS)) for s in range(8)
+)
+_STORE_EVENTS: Final = tuple(
+    tuple(tuple(("store", {"seat": s, "value": v, "with_golden": wild}, None, None) for v in range(GOLDEN))
+          for s in range(8))
+    for wild in (False, True)
+)  # fmt: skip
+_PASS_EVENTS: Final = tuple(("race_pass", {"seat": s}, None, None) for s in range(8))
+_SEAT_KEYS: Final = tuple(str(s) for s in range(8))  # seats as JSON object keys
+_MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag): bounded memory in long simulations
+# Legality sees a hand only through min(count, cap) per kind (a Number's count matters up to three, for
+# sets; every other kind only as present or not) and its size up to seven (the drawing limit).
+_SUMMARY_CAPS: Final = (1, SET_SIZE, SET_SIZE, SET_SIZE, SET_SIZE, SET_SIZE, 1)
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
+
+
+class LegalMemo:
+    """Legal-action tuples of one (phase, Whirlwind flag), shared by every state of one game object.
+
+    ``exact`` maps a hand (its count tuple, the cheapest key to build) to its tuple; on a miss the tuple is
+    found under the hand's coarse summary in ``by_summary``, which stays small and fills within a few games,
+    so a new hand costs a summary instead of a computation.
+    """
+
+    __slots__ = ("by_summary", "exact")
+
+    def __init__(self) -> None:
+        self.exact: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self.by_summary: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+
+def new_legal_memos() -> dict[str, LegalMemo]:
+    """One memo per phase that has hand-dependent legal actions."""
+    return {phase: LegalMemo() for phase in (DRAWING, STORING, QUARREL)}
 
 
 class SQuarrelsState(State):
@@ -194,9 +233,8 @@ class SQuarrelsState(State):
     def _hand_list(self, seat: int) -> list[int]:
         return [card for card, count in enumerate(self.hands[seat]) for _ in range(count)]
 
-    def _clockwise_from(self, seat: int) -> list[int]:
-        n = self.num_players
-        return [(seat + i) % n for i in range(n)]
+    def _clockwise_from(self, seat: int) -> tuple[int, ...]:
+        return _CLOCKWISE[self.num_players][seat]
 
     # ================================================================== ROUND_SETUP (rulebook "GAME SETUP")
     def _start_round(self) -> None:
@@ -205,31 +243,31 @@ class SQuarrelsState(State):
         self.round_no += 1
         self.deck = list(_DECK_WITHOUT_GOLDEN if self.golden_out else _FULL_DECK)
         self.rng.shuffle(self.deck)
-        self.hands = [[0] * HAND_KINDS for _ in range(n)]
-        self.hand_sizes = [0] * n
         self.storage = [[] for _ in range(n)]
         self.hoard = []
         self.action_discard = [0] * ALL_KINDS
-        order = self._clockwise_from(self._left(self.dealer))
-        aside: list[int] = []
-        missing = [0] * n
+        order = _CLOCKWISE[n][(self.dealer + 1) % n]
         deck = self.deck
-        for _ in range(HAND_LIMIT):
-            for seat in order:
+        # The top 7n cards, in the order they are dealt: card i goes to order[i % n].
+        dealt = deck[-HAND_LIMIT * n :]
+        del deck[-HAND_LIMIT * n :]
+        dealt.reverse()
+        aside = [card for card in dealt if card >= HAND_KINDS]  # in dealing order
+        hands = self.hands = [[0] * HAND_KINDS for _ in range(n)]
+        sizes = self.hand_sizes = [0] * n
+        for i, seat in enumerate(order):
+            hand = hands[seat]
+            for card in dealt[i::n]:
+                if card < HAND_KINDS:
+                    hand[card] += 1
+                    sizes[seat] += 1
+        for seat in order:  # the replacement loop, in seat order
+            hand = hands[seat]
+            while sizes[seat] < HAND_LIMIT:
                 card = deck.pop()
                 if card < HAND_KINDS:
-                    self.hands[seat][card] += 1
-                else:
-                    aside.append(card)
-                    missing[seat] += 1
-        for seat in order:
-            self.hand_sizes[seat] = HAND_LIMIT - missing[seat]
-        for seat in order:  # the replacement loop, in seat order
-            while missing[seat]:
-                card = self.deck.pop()
-                if card < HAND_KINDS:
-                    self._give(seat, card)
-                    missing[seat] -= 1
+                    hand[card] += 1
+                    sizes[seat] += 1
                 else:
                     aside.append(card)
         reshuffled = WINTER in aside
@@ -246,14 +284,14 @@ class SQuarrelsState(State):
             for card in aside:
                 self.action_discard[card] += 1
         self.emit(
-                "round_start",
-                {
-                    "round": self.round_no,
-                    "dealer": self.dealer,
-                    "set_aside": [NAMES[c] for c in sorted(aside)],
-                    "winter_reshuffle": reshuffled,
-                },
-            )
+            "round_start",
+            {
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "set_aside": [NAMES[c] for c in sorted(aside)],
+                "winter_reshuffle": reshuffled,
+            },
+        )
         self._begin_turn(self._left(self.dealer))
 
     # ================================================================== TURN
@@ -272,12 +310,8 @@ class SQuarrelsState(State):
         self.active = seat
         self.phase = STORING
         self.whirl_forced = False
-        if self.hand_sizes[seat] == 0 and not self._can_store(seat):
+        if self.hand_sizes[seat] == 0:  # nothing to store or discard
             self._end_turn()  # "You do not have to discard IF you have no cards left in your hand."
-
-    def _can_store(self, seat: int) -> bool:
-        hand = self.hands[seat]
-        return any(hand[v] >= SET_SIZE for v in range(1, GOLDEN))
 
     def _draw(self, seat: int, _card: int = -1) -> None:
         """Draw the top card: Number/Special to hand; an Action goes to Discard and resolves (SQ-4)."""
@@ -289,9 +323,11 @@ class SQuarrelsState(State):
                 self._log = (_DRAW_EVENTS[seat][card], self._log)
             if self.phase == MUST_DRAW:
                 self.phase = DRAWING
+            self._act_cache = _SEATS[seat]  # still this seat's turn
             return
         self.action_discard[card] += 1
-        self.emit("draw_action", {"seat": seat, "card": NAMES[card]})
+        if self.record_events:
+            self._log = (_DRAW_ACTION_EVENTS[seat][card], self._log)
         if card == WINTER:  # SQ-15: the round ends at once
             self._end_round()
         elif card == QUARREL_CARD:
@@ -320,7 +356,8 @@ class SQuarrelsState(State):
             hand[value] -= SET_SIZE
             self.storage[seat] = [*self.storage[seat], value]
         self.hand_sizes[seat] -= SET_SIZE
-        self.emit("store", {"seat": seat, "value": value, "with_golden": wild})
+        if self.record_events:
+            self._log = (_STORE_EVENTS[wild][seat][value], self._log)
         self.phase = STORING  # SQ-3: storing closes drawing
         self.whirl_forced = False  # …and with it any duty to draw to 7 (SQ-4 variant)
         if self.hand_sizes[seat] == 0:
@@ -335,6 +372,9 @@ class SQuarrelsState(State):
         self.active = nxt
         self.phase = MUST_DRAW
         self.whirl_forced = False
+        self._act_cache = _SEATS[nxt]  # what to_act and legal_actions will be asked next
+        self._cache_seat = nxt
+        self._cache = _DRAW_ONLY
         if self.record_events:
             self._log = (_TURN_EVENTS[nxt], (_DISCARD_EVENTS[seat][card], self._log))
 
@@ -342,26 +382,39 @@ class SQuarrelsState(State):
     def _start_quarrel(self, drawer: int) -> None:
         self._clear_quarrel()
         self.q_drawer = drawer
-        self.q_live = tuple(s for s in self._clockwise_from(drawer) if self.hand_sizes[s] > 0)
+        sizes = self.hand_sizes
+        self.q_live = tuple([s for s in _CLOCKWISE[self.num_players][drawer] if sizes[s]])
         self.phase = QUARREL
         if not self.q_live:  # nobody holds a card: nothing to fight over
             self._quarrel_drawn()
 
     def _quarrel_commit(self, seat: int, card: int) -> None:
-        self._take(seat, card)
-        self.q_commits[seat] = card
-        self.emit("quarrel_commit", {"seat": seat}, {"card": NAMES[card]}, _ONLY[seat])
-        if len(self.q_commits) == len(self.q_live):
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
+        commits = self.q_commits
+        commits[seat] = card
+        if self.record_events:
+            self._log = (_COMMIT_EVENTS[seat][card], self._log)
+        if len(commits) == len(self.q_live):
             self._quarrel_reveal()
 
     def _quarrel_reveal(self) -> None:
-        plays = [(seat, self.q_commits[seat]) for seat in self.q_live]
+        commits = self.q_commits
         self.q_commits = {}
-        for seat, card in plays:
-            self.q_pot.append((card, seat))
-        best = max(card for _, card in plays)
-        top = [seat for seat, card in plays if card == best]
-        self.emit("quarrel_reveal", {"plays": {str(s): NAMES[c] for s, c in plays}, "tied": len(top) > 1})
+        pot = self.q_pot
+        shown: dict[str, str] = {}
+        best = -1
+        top: list[int] = []
+        for seat in self.q_live:
+            card = commits[seat]
+            pot.append((card, seat))
+            shown[_SEAT_KEYS[seat]] = NAMES[card]
+            if card > best:
+                best = card
+                top = [seat]
+            elif card == best:
+                top.append(seat)
+        self.emit("quarrel_reveal", {"plays": shown, "tied": len(top) > 1})
         if len(top) == 1:
             self._quarrel_won(top[0])
             return
@@ -378,14 +431,18 @@ class SQuarrelsState(State):
         # The Golden always wins the comparison it is played in, so if it is in the pot its player is the
         # winner and played it in this final comparison; an empty hand now means it was their last card.
         golden_was_last = self.hand_sizes[winner] == 0
+        hand = self.hands[winner]
+        won = 0
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
                 self.action_discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
                 if self.opts.golden_lost_scope == "match":
                     self.golden_out = True
             else:
-                self._give(winner, card)  # …unless it was its player's last card
-        self.emit("quarrel_won", {"seat": winner, "cards": sorted(NAMES[c] for c, _ in self.q_pot)})
+                hand[card] += 1  # …unless it was its player's last card
+                won += 1
+        self.hand_sizes[winner] += won
+        self.emit("quarrel_won", {"seat": winner, "cards": sorted([NAMES[c] for c, _ in self.q_pot])})
         self._clear_quarrel()
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
@@ -409,8 +466,9 @@ class SQuarrelsState(State):
             self.emit("hoard_skipped", {})
             self._enter_storing(drawer)
             return
-        order = self._clockwise_from(self._left(drawer))
-        eligible = tuple(s for s in order if s != drawer or self.opts.hoard_drawer_may_race)
+        clockwise = _CLOCKWISE[self.num_players][drawer]
+        # Clockwise from the drawer's left, the drawer last (when allowed to race at all).
+        eligible = clockwise[1:] + clockwise[:1] if self.opts.hoard_drawer_may_race else clockwise[1:]
         self._clear_race()
         self.r_drawer = drawer
         self.r_eligible = eligible
@@ -432,7 +490,8 @@ class SQuarrelsState(State):
                 self._hoard_won(seat)
                 return
             self.r_passed.append(seat)
-            self.emit("race_pass", {"seat": seat})
+            if self.record_events:
+                self._log = (_PASS_EVENTS[seat], self._log)
             if len(self.r_passed) == len(self.r_eligible):
                 self._hoard_declined()
             return
@@ -450,16 +509,18 @@ class SQuarrelsState(State):
 
     def _hoard_won(self, winner: int) -> None:
         """The winner takes the whole pile (only they see it), then may draw while under 7 cards."""
-        taken = [card for card, _ in self.hoard]
-        for card in taken:
-            self._give(winner, card)
+        taken = self.hoard
+        hand = self.hands[winner]
+        for card, _ in taken:
+            hand[card] += 1
+        self.hand_sizes[winner] += len(taken)
         self.hoard = []
         self.emit(
-                "hoard_won",
-                {"seat": winner, "count": len(taken)},
-                {"cards": sorted(NAMES[c] for c in taken)},
-                _ONLY[winner],
-            )
+            "hoard_won",
+            {"seat": winner, "count": len(taken)},
+            {"cards": sorted([NAMES[c] for c, _ in taken])},
+            _ONLY[winner],
+        )
         self._clear_race()
         self.active = winner
         self.phase = DRAWING
@@ -476,32 +537,47 @@ class SQuarrelsState(State):
 
     # ================================================================== AMBUSH (SQ-13) and WHIRLWIND (SQ-14)
     def _ambush(self, taker: int) -> None:
-        for victim in self._clockwise_from(self._left(taker)):
-            if victim == taker or self.hand_sizes[victim] == 0:
+        """SQ-13: a random card from each other player's hand, clockwise from the taker's left."""
+        hands, sizes, rng = self.hands, self.hand_sizes, self.rng
+        loot = hands[taker]
+        for victim in _CLOCKWISE[self.num_players][taker][1:]:
+            size = sizes[victim]
+            if size == 0:
                 continue
-            pick = self.rng.randbelow(self.hand_sizes[victim])
-            hand = self.hands[victim]
+            pick = rng.randbelow(size)
+            hand = hands[victim]
             card = 0
             while pick >= hand[card]:
                 pick -= hand[card]
                 card += 1
-            self._take(victim, card)
-            self._give(taker, card)
-            self.emit("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, frozenset((taker, victim))
-            )
+            hand[card] -= 1
+            sizes[victim] = size - 1
+            loot[card] += 1
+            sizes[taker] += 1
+            self.emit("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, _PAIRS[taker][victim])
         self._enter_storing(taker)
 
     def _whirlwind(self, drawer: int) -> None:
+        """SQ-14: every hand card is shuffled together and dealt out from the drawer, one at a time."""
         pool: list[int] = []
-        for seat in range(self.num_players):
-            pool.extend(self._hand_list(seat))
+        for hand in self.hands:
+            for card, count in enumerate(hand):
+                if count:
+                    pool.extend([card] * count)
         self.rng.shuffle(pool)
         n = self.num_players
-        self.hands = [[0] * HAND_KINDS for _ in range(n)]
-        self.hand_sizes = [0] * n
-        for i, card in enumerate(pool):
-            self._give((drawer + i) % n, card)
-        self.emit("whirlwind", {"seat": drawer, "hand_sizes": self.hand_sizes[:]})
+        hands = [[0] * HAND_KINDS for _ in range(n)]
+        sizes = [0] * n
+        for offset in range(n):  # card i goes to seat (drawer + i) % n
+            seat = (drawer + offset) % n
+            dealt = pool[offset::n]
+            hand = hands[seat]
+            for card in dealt:
+                hand[card] += 1
+            sizes[seat] = len(dealt)
+        self.hands = hands
+        self.hand_sizes = sizes
+        self.emit("whirlwind", {"seat": drawer, "hand_sizes": sizes[:]})
         self.active = drawer
         self.phase = DRAWING  # drawing stays open after a Whirlwind (SQ-4)
         self.whirl_forced = self.opts.whirlwind_draw == "mandatory_to_7"
@@ -566,11 +642,11 @@ class SQuarrelsState(State):
     def _compute_to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == QUARREL:
-            return tuple(s for s in self.q_live if s not in self.q_commits)
+            commits = self.q_commits
+            return tuple([s for s in self.q_live if s not in commits])
         if phase == RACE:
-            if self.opts.hoard_race == "realtime":
-                return tuple(s for s in self.r_eligible if s not in self.r_passed)
-            return tuple(s for s in self.r_eligible if s not in self.r_commits)
+            answered = self.r_passed if self.opts.hoard_race == "realtime" else self.r_commits
+            return tuple([s for s in self.r_eligible if s not in answered])
         if phase == OVER:
             return ()
         return _SEATS[self.active]
@@ -585,27 +661,17 @@ class SQuarrelsState(State):
             return Decision.NONE
         return Decision.TURN
 
-    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        if seat == self._cache_seat:
-            return self._cache
-        phase = self.phase
-        if phase == MUST_DRAW:
-            legal: tuple[Action, ...] = _DRAW_ONLY
-        elif phase == RACE:
-            legal = _SLAP_OR_PASS
-        else:
-            # Legality depends only on the phase, the Whirlwind flag and the hand, so tuples are memoised per
-            # game (per options) — computing them afresh was a third of a simulation step.
-            memo = self.game.legal_memo[(phase, self.whirl_forced)]
-            key = tuple(self.hands[seat])
-            found = memo.get(key)
-            if found is None:
-                if len(memo) >= _MEMO_LIMIT:  # bound the memory of a very long simulation
-                    memo.clear()
-                found = memo[key] = self._compute_legal(seat)
-            legal = found
-        self._cache_seat = seat
-        self._cache = legal
+    def _memo_miss(self, memo: LegalMemo, seat: int) -> tuple[Action, ...]:
+        """Legal actions for a hand the exact memo has not seen: found under the hand's summary (which
+        kinds it holds, counts up to three, its size up to seven), computed only for a new summary."""
+        hand = self.hands[seat]
+        summary = (*map(min, hand, _SUMMARY_CAPS), min(self.hand_sizes[seat], HAND_LIMIT))
+        legal = memo.by_summary.get(summary)
+        if legal is None:
+            legal = memo.by_summary[summary] = self._compute_legal(seat)
+        if len(memo.exact) >= _MEMO_LIMIT:  # bound the memory of a very long simulation
+            memo.exact.clear()
+        memo.exact[tuple(hand)] = legal
         return legal
 
     def _compute_legal(self, seat: int) -> tuple[Action, ...]:
@@ -701,26 +767,47 @@ class SQuarrelsState(State):
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
-        acting = self._act_cache
-        if acting is None:
-            acting = self._act_cache = self._compute_to_act()
-        if seat in acting:
-            return self._cache if seat == self._cache_seat else self._legal_actions(seat)
-        State.legal_actions(self, seat)  # validates the seat number (raises for a seat that does not exist)
-        return ()
-
-    def apply(self, seat: int, action: Any) -> None:
-        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        if seat == self._cache_seat:  # only ever set for a seat that is to act
+            return self._cache
         acting = self._act_cache
         if acting is None:
             acting = self._act_cache = self._compute_to_act()
         if seat not in acting:
-            State.apply(self, seat, action)  # raises GameOverError / NotYourTurnError
-            return
-        legal = self._cache if seat == self._cache_seat else self._legal_actions(seat)
+            State.legal_actions(self, seat)  # validates the seat number (raises for a seat that does not exist)
+            return ()
+        phase = self.phase
+        if phase == MUST_DRAW:
+            legal: tuple[Action, ...] = _DRAW_ONLY
+        elif phase == RACE:
+            legal = _SLAP_OR_PASS
+        else:
+            # Legality depends only on the phase, the Whirlwind flag and the hand, so tuples are memoised per
+            # game (per options): computing them afresh was a third of a simulation step.
+            memo = (self.game.forced_legal_memo if self.whirl_forced else self.game.legal_memo)[phase]
+            found = memo.exact.get(tuple(self.hands[seat]))
+            legal = self._memo_miss(memo, seat) if found is None else found
+        self._cache_seat = seat
+        self._cache = legal
+        return legal
+
+    _legal_actions = legal_actions  # the hook: for a seat that is to act, the checks above always pass
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        if seat == self._cache_seat:  # only ever set for a seat that is to act
+            legal = self._cache
+        else:
+            acting = self._act_cache
+            if acting is None:
+                acting = self._act_cache = self._compute_to_act()
+            if seat not in acting:
+                State.apply(self, seat, action)  # raises GameOverError / NotYourTurnError
+                return
+            legal = self._legal_actions(seat)
         if action not in legal:
             State.apply(self, seat, action)  # raises InvalidActionError / IllegalActionError
             return
+        # Handlers that know who acts next (a drawn hand card, a discard) refill these caches.
         self._cache_seat = -1
         self._act_cache = None
         handler: Any = _HANDLERS[action[0]]
