@@ -73,9 +73,11 @@ _STORE_EVENTS: Final = tuple(
 _PASS_EVENTS: Final = tuple(("race_pass", {"seat": s}, None, None) for s in range(8))
 _SEAT_KEYS: Final = tuple(str(s) for s in range(8))  # seats as JSON object keys
 _MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag): bounded memory in long simulations
-# Legality sees a hand only through min(count, cap) per kind (a Number's count matters up to three, for
-# sets; every other kind only as present or not) and its size up to seven (the drawing limit).
-_SUMMARY_CAPS: Final = (1, SET_SIZE, SET_SIZE, SET_SIZE, SET_SIZE, SET_SIZE, 1)
+# Legality sees a hand only through a summary: the Rotten and Golden counts (0 or 1), each Number's count up
+# to three (sets of three; two with the Golden), and the size as 0, 1, 2, 3–6 or 7+ (an empty hand ends the
+# turn, the Rotten may go as one of the last two cards, drawing stops at seven). Tables make it cheap.
+_NUMBER_LEVEL: Final = tuple(min(count, SET_SIZE) for count in range(max(COUNTS) + 1))
+_SIZE_CLASS: Final = tuple(min(size, 3) if size < HAND_LIMIT else 4 for size in range(sum(COUNTS) + 1))
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -662,10 +664,15 @@ class SQuarrelsState(State):
         return Decision.TURN
 
     def _memo_miss(self, memo: LegalMemo, seat: int) -> tuple[Action, ...]:
-        """Legal actions for a hand the exact memo has not seen: found under the hand's summary (which
-        kinds it holds, counts up to three, its size up to seven), computed only for a new summary."""
+        """Legal actions for a hand the exact memo has not seen: found under the hand's summary, computed
+        only for a summary not seen before."""
         hand = self.hands[seat]
-        summary = (*map(min, hand, _SUMMARY_CAPS), min(self.hand_sizes[seat], HAND_LIMIT))
+        rotten, one, two, three, four, five, golden = hand
+        level = _NUMBER_LEVEL
+        summary = (
+            rotten, level[one], level[two], level[three], level[four], level[five], golden,
+            _SIZE_CLASS[self.hand_sizes[seat]],
+        )  # fmt: skip
         legal = memo.by_summary.get(summary)
         if legal is None:
             legal = memo.by_summary[summary] = self._compute_legal(seat)
