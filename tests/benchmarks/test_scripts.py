@@ -1,0 +1,49 @@
+"""The benchmark scripts keep working as the engine changes (they are run by hand; nothing is timed here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import oakwood
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    """Import a benchmark script as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_engine_speed_plays_every_case_to_the_end() -> None:
+    speed = load("engine_speed")
+    for _, name, players, options, _ in speed.CASES:
+        steps, seconds = speed.playouts(oakwood.load(name, **options), players, games=2, seed=0)
+        assert steps >= 2 and seconds > 0
+
+
+def test_engine_speed_clone_rate_counts_clones() -> None:
+    speed = load("engine_speed")
+    game = oakwood.load("squarrels", single_round=True)
+    samples = speed.sample_states(game, 4, 10, seed=0)
+    assert len(samples) == 10
+    assert speed.clone_rate(samples, rounds=2) > 0
+
+
+def test_instructions_child_plays_the_same_games_as_engine_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    speed = load("engine_speed")
+    instructions = load("instructions")
+    instructions.child("squarrels", 1, 3)
+    counted = int(capsys.readouterr().out.strip())
+    assert counted == speed.playouts(oakwood.load("squarrels", single_round=True), 4, games=3, seed=1)[0]
+    instructions.child(instructions.FLOOR, 0, 2)
+    assert int(capsys.readouterr().out.strip()) == 2 * 108  # the idle state's fixed game length
