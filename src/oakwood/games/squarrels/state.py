@@ -228,10 +228,6 @@ class SQuarrelsState(State):
         self.hands[seat][card] += 1
         self.hand_sizes[seat] += 1
 
-    def _take(self, seat: int, card: int) -> None:
-        self.hands[seat][card] -= 1
-        self.hand_sizes[seat] -= 1
-
     def _hand_list(self, seat: int) -> list[int]:
         return [card for card, count in enumerate(self.hands[seat]) for _ in range(count)]
 
