@@ -74,10 +74,10 @@ _PASS_EVENTS: Final = tuple(("race_pass", {"seat": s}, None, None) for s in rang
 _SEAT_KEYS: Final = tuple(str(s) for s in range(8))  # seats as JSON object keys
 _MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag): bounded memory in long simulations
 # Legality sees a hand only through a summary: the Rotten and Golden counts (0 or 1), each Number's count up
-# to three (sets of three; two with the Golden), and the size as 0, 1, 2, 3–6 or 7+ (an empty hand ends the
-# turn, the Rotten may go as one of the last two cards, drawing stops at seven). Tables make it cheap.
+# to three (sets of three; two with the Golden), and whether it holds seven cards or more (drawing stops).
+# The small sizes the rules also ask about (an empty hand, the Rotten as one of the last two cards) follow
+# from those counts: a hand of two cards or fewer has no count above two.
 _NUMBER_LEVEL: Final = tuple(min(count, SET_SIZE) for count in range(max(COUNTS) + 1))
-_SIZE_CLASS: Final = tuple(min(size, 3) if size < HAND_LIMIT else 4 for size in range(sum(COUNTS) + 1))
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -667,7 +667,7 @@ class SQuarrelsState(State):
         level = _NUMBER_LEVEL
         summary = (
             rotten, level[one], level[two], level[three], level[four], level[five], golden,
-            _SIZE_CLASS[self.hand_sizes[seat]],
+            self.hand_sizes[seat] >= HAND_LIMIT,
         )  # fmt: skip
         legal = memo.by_summary.get(summary)
         if legal is None:
