@@ -4,8 +4,9 @@ This VM's wall-clock speed drifts by ±30 % and more from minute to minute, so a
 reliably. The number of instructions a step executes does not drift: it is the same on every run, so two
 versions of the code can be compared exactly. Each case runs the same loop as ``engine_speed.py`` under
 ``valgrind --tool=callgrind`` twice — warm-up games only, then warm-up plus measured games — and divides the
-difference by the measured steps, so start-up, imports and the warm-up cancel out. The ``floor`` case runs
-the loop over a state whose methods do nothing: what the loop itself costs per step.
+difference by the measured steps, so start-up, imports and the warm-up cancel out (a fixed hash seed keeps
+dict probing identical between runs). The ``floor`` case runs the loop over a state whose methods do nothing:
+what the loop itself costs per step.
 
     python benchmarks/instructions.py                          # S'Quarrels and the floor (about 2 minutes)
     python benchmarks/instructions.py --games squarrels,barrell --warmup 300 --measured 100
@@ -17,6 +18,7 @@ instructions per step has always meant a faster step here; see benchmarks/README
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -80,7 +82,9 @@ def count(case: str, warmup: int, measured: int) -> tuple[int, int]:
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         sys.executable, __file__, "--child", case, str(warmup), str(measured),
     ]  # fmt: skip
-    run = subprocess.run(command, capture_output=True, text=True, check=True)
+    # A fixed hash seed: string hashes decide dict probing, which would otherwise vary the count a little.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    run = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     found = _COLLECTED.search(run.stderr)
     if found is None:
         raise RuntimeError(f"callgrind printed no instruction count:\n{run.stderr[-2000:]}")
