@@ -269,14 +269,16 @@ class SQuarrelsState(State):
                 else:
                     aside.append(card)
         reshuffled = WINTER in aside
+        returned: list[int] = []  # set-aside cards shuffled back into the Deck
         if reshuffled:
             if self.opts.setup_winter_reshuffle == "all_setup_discards":  # SQ-2 (a)
-                self.deck.extend(aside)
+                returned = aside
             else:  # SQ-2 (b): only Winter goes back
-                self.deck.append(WINTER)
+                returned = [WINTER]
                 for card in aside:
                     if card != WINTER:
                         self.action_discard[card] += 1
+            self.deck.extend(returned)
             self.rng.shuffle(self.deck)
         else:
             for card in aside:
@@ -288,6 +290,7 @@ class SQuarrelsState(State):
                 "dealer": self.dealer,
                 "set_aside": [NAMES[c] for c in sorted(aside)],
                 "winter_reshuffle": reshuffled,
+                "to_deck": [NAMES[c] for c in sorted(returned)],
             },
         )
         self._begin_turn(self._left(self.dealer))
@@ -380,6 +383,7 @@ class SQuarrelsState(State):
     def _start_quarrel(self, drawer: int) -> None:
         self._clear_quarrel()
         self.q_drawer = drawer
+        self.whirl_forced = False  # drawing is over (SQ-4): no duty to draw to 7 survives the Quarrel
         sizes = self.hand_sizes
         self.q_live = tuple([s for s in _CLOCKWISE[self.num_players][drawer] if sizes[s]])
         self.phase = QUARREL
@@ -412,15 +416,21 @@ class SQuarrelsState(State):
                 top = [seat]
             elif card == best:
                 top.append(seat)
-        self.emit("quarrel_reveal", {"plays": shown, "tied": len(top) > 1})
         if len(top) == 1:
+            self.emit("quarrel_reveal", {"plays": shown, "tied": False, "again": [], "out": []})
             self._quarrel_won(top[0])
             return
         mode = self.opts.quarrel_exhaustion
         holding = tuple(s for s in top if self.hand_sizes[s] > 0)
-        if not holding or (mode == "any_out_draws" and len(holding) < len(top)):
+        drawn = not holding or (mode == "any_out_draws" and len(holding) < len(top))
+        survivor_wins = not drawn and len(holding) == 1 and mode == "drop_out"  # SQ-6 (a): wins without playing
+        # The event says how the tie goes on: who plays again, and which tied players are out of cards.
+        again = [] if drawn or survivor_wins else list(holding)
+        out = [s for s in top if s not in holding]
+        self.emit("quarrel_reveal", {"plays": shown, "tied": True, "again": again, "out": out})
+        if drawn:
             self._quarrel_drawn()
-        elif len(holding) == 1 and mode == "drop_out":  # SQ-6 (a): a lone survivor wins without playing
+        elif survivor_wins:
             self._quarrel_won(holding[0])
         else:
             self.q_live = holding  # the tied players play again (a lone survivor too, under survivor_plays)
@@ -430,17 +440,20 @@ class SQuarrelsState(State):
         # winner and played it in this final comparison; an empty hand now means it was their last card.
         golden_was_last = self.hand_sizes[winner] == 0
         hand = self.hands[winner]
-        won = 0
+        taken: list[int] = []
+        golden_lost = False
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
                 self.action_discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
+                golden_lost = True
                 if self.opts.golden_lost_scope == "match":
                     self.golden_out = True
             else:
                 hand[card] += 1  # …unless it was its player's last card
-                won += 1
-        self.hand_sizes[winner] += won
-        self.emit("quarrel_won", {"seat": winner, "cards": sorted([NAMES[c] for c, _ in self.q_pot])})
+                taken.append(card)
+        self.hand_sizes[winner] += len(taken)
+        taken.sort()
+        self.emit("quarrel_won", {"seat": winner, "cards": [NAMES[c] for c in taken], "golden_to_discard": golden_lost})
         self._clear_quarrel()
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
@@ -453,13 +466,14 @@ class SQuarrelsState(State):
         """SQ-6: every card goes back to its owner; the drawer stores and discards."""
         for card, seat in self.q_pot:
             self._give(seat, card)
-        self.emit("quarrel_drawn", {})
+        self.emit("quarrel_drawn", {"returned": len(self.q_pot)})
         drawer = self.q_drawer
         self._clear_quarrel()
         self._enter_storing(drawer)
 
     # ================================================================== HOARD (SQ-11, SQ-12, SQ-12b)
     def _start_hoard(self, drawer: int) -> None:
+        self.whirl_forced = False  # drawing is over for the drawer (SQ-4, SQ-11)
         if not self.hoard and self.opts.hoard_empty_skips:
             self.emit("hoard_skipped", {})
             self._enter_storing(drawer)
@@ -597,6 +611,7 @@ class SQuarrelsState(State):
 
     def _end_round(self) -> None:
         n = self.num_players
+        self.whirl_forced = False  # Winter ends the turn too (SQ-15)
         scores = [self.round_score(s) for s in range(n)]
         self.last_round = scores
         self.totals = [t + r for t, r in zip(self.totals, scores, strict=True)]
