@@ -185,24 +185,25 @@ def _check_match(state: SQuarrelsState) -> None:
             raise _refuse("last", "a finished round has scores: give the last round's scores")
         raise _refuse("last", "no round has finished yet in round 1, so 'last' is '-'")
     most = _ALL_SETS_VALUE * (3 if opts.set_scoring == "per_card" else 1) + SPECIAL_BONUS
-    finished = state.round_no if over else state.round_no - 1
-    totals = state.totals
-    _check_bounds("totals", totals, finished, most)  # rule 7
-    if last is not None:
+    if last is not None:  # rule 7: the last round alone
         if any(not -SPECIAL_BONUS <= v <= most for v in last) or not -SPECIAL_BONUS <= sum(last) <= most:
             raise _refuse("last", f"a round scores −5 to {most} a seat, and −5 to {most} in all")
         if sum(1 for v in last if v < 0) > 1:
             raise _refuse("last", "only the Rotten scores below zero, so at most one round score is negative")
-        before = [t - v for t, v in zip(totals, last, strict=True)]
-        _check_bounds("totals before the last round", before, finished - 1, most)
-        if not _running_leaders_ok(state, before) and not opts.single_round:  # rule 8
-            raise _refuse("totals", "the match had already been won before the last round (SQ-18)")
-    if opts.single_round:
-        expected = last if over and last is not None else [0] * state.num_players
-        if totals != expected:
-            raise _refuse("totals", "a single-round game's totals are its round scores")
-    elif not over and not _running_leaders_ok(state, totals):
-        raise _refuse("totals", "a total has reached the target with no tie, so the match is over (SQ-18)")
+    totals = state.totals
+    if opts.single_round:  # rule 8 (SQ-23)
+        if totals != (last if last is not None else [0] * state.num_players):
+            raise _refuse("totals", "a single-round game's totals are 0, then its round scores")
+    else:
+        finished = state.round_no if over else state.round_no - 1
+        _check_bounds("totals", totals, finished, most)  # rule 7
+        if last is not None:
+            before = [t - v for t, v in zip(totals, last, strict=True)]
+            _check_bounds("totals before the last round", before, finished - 1, most)
+            if not _running_leaders_ok(state, before):  # rule 8
+                raise _refuse("totals", "the match had already been won before the last round (SQ-18)")
+        if not over and not _running_leaders_ok(state, totals):
+            raise _refuse("totals", "a total has reached the target with no tie, so the match is over (SQ-18)")
     if not over and last is not None and state.dealer not in _round_winners(state, last):  # rule 9
         raise _refuse("dealer", f"the winner of the last round deals (SQ-19): {_seats(_round_winners(state, last))}")
     _check_winners(state)

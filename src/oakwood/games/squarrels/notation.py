@@ -110,7 +110,7 @@ def write(state: SQuarrelsState) -> str:
 MAX_TEXT = 10_000  # a real position is under 2,000 characters: 120 cards, six seats, two pending decisions
 MAX_QUOTE = 80  # characters of a bad value an error message quotes
 _INTEGER = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '1_0', '+1' or '٣'
-_RNG = re.compile(r"(-?[0-9]{1,40}):([0-9]{1,20})")
+_RNG = re.compile(r"(-?[0-9]{1,40}):([0-9]{1,40})")  # digits enough to say which bound is broken
 SEED_RANGE = (-(2**127), 2**128)  # the generator's seeds: [low, high)
 COUNTER_LIMIT = 2**64  # the generator's counters: [0, limit)
 

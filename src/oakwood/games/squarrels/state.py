@@ -530,7 +530,7 @@ class SQuarrelsState(State):
         self.emit(
             "hoard_won",
             {"seat": winner, "count": len(taken)},
-            {"cards": sorted([NAMES[c] for c, _ in taken])},
+            {"cards": [NAMES[c] for c in sorted(c for c, _ in taken)]},  # rank order, as hands are shown
             _ONLY[winner],
         )
         self._clear_race()
