@@ -131,6 +131,15 @@ REFUSED: list[tuple[str, str, Game[Any], str, str]] = [
     # Turn
     ("whirl by default", notation(2, "1/2", phase="drawing", whirl=1), GAME, "whirl", "mandatory_to_7"),
     ("whirl while storing", notation(2, "1/2", phase="storing", whirl=1), MANDATORY, "whirl", "while drawing"),
+    ("whirl without whirlwind", notation(2, "1/2", phase="drawing", whirl=1), MANDATORY, "discard", "Whirlwind"),
+    (
+        "quarrel never drawn",
+        notation(3, "24/R3/12", quarrel="1|1,2,3|-|-", phase="quarrel"),
+        GAME,
+        "discard",
+        "Quarrel",
+    ),
+    ("race never drawn", notation(3, "1/2/3", race="1|2,3|-|-", phase="race"), GAME, "discard", "Hoard"),
     ("storing empty-handed", notation(2, "-/2", phase="storing"), GAME, "hands", "holds a card"),
     # Quarrel
     ("quarrel drawer idle", notation(3, "24/R3/12", quarrel="2|1,2,3|-|-", **QUARREL_3P), GAME, "quarrel", "active"),
@@ -229,7 +238,11 @@ def test_an_unknown_field_is_quoted_short() -> None:
 # ---------------------------------------------------------------------------------------------- reachable ones load
 ACCEPTED: list[tuple[str, str, Game[Any]]] = [
     ("whirl while drawing", notation(2, "1/2", phase="drawing", whirl=1, discard="V"), MANDATORY),
-    ("drawing at 8 cards after a whirlwind", notation(2, "11223344/-", phase="drawing", whirl=1), MANDATORY),
+    (
+        "drawing at 8 cards after a whirlwind",
+        notation(2, "11223344/-", phase="drawing", whirl=1, discard="V"),
+        MANDATORY,
+    ),
     ("empty hand drawing", notation(2, "-/2", phase="drawing"), GAME),
     ("tied leaders play on", notation(2, "1/2", round_no=3, last="22,22", totals="50,50"), GAME),
     (

@@ -162,7 +162,7 @@ def test_the_drawing_phase_says_what_is_possible() -> None:
     assert table(position(2, "1234512/2", phase="drawing"), None)[-1] == (
         "P1: 7 cards or more: no more drawing (store sets, or discard to end the turn)"
     )
-    forced = position(2, "12/2", phase="drawing", whirl=1, game=MANDATORY)
+    forced = position(2, "12/2", phase="drawing", whirl=1, discard="V", game=MANDATORY)
     assert table(forced, None)[-1] == "P1: drawing (after the Whirlwind: must draw up to 7 cards)"
 
 

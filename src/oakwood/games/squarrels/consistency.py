@@ -13,8 +13,8 @@ Cards
  3. ``golden_out=1`` only under ``golden_lost_scope=match``; the Golden in Discard under that option means
     ``golden_out=1``; with the Golden gone from Discard too, the round is 2 or later (SQ-7).
  4. A set completed by the Golden (``*``) only under ``golden_wild_in_sets`` (SQ-8).
- 5. Hand sizes are bounded only by conservation: the Hoard Pile, Quarrels and Ambushes can gather every
-    hand card into one hand, and there is no hand limit (SQ-3).
+ 5. Hand sizes are bounded only by conservation: there is no hand limit (SQ-3), and all 95 hand cards can
+    gather in one hand (a 2-player Hoard winner late in a round takes back everything discarded).
 
 Match
  6. ``round`` ≥ 1, and 1 in ``single_round`` play; ``last`` is ``-`` exactly while round 1 runs.
@@ -31,7 +31,8 @@ Match
 Turn
 11. ``whirl=1`` only in the drawing phase, under ``whirlwind_draw=mandatory_to_7`` (SQ-4).
 12. In the storing phase the active seat holds a card (an empty hand ends the turn at once).
-13. The drawer of a pending Quarrel or Hoard race is the active seat.
+13. The drawer of a pending Quarrel or Hoard race is the active seat, and the card drawn is in Discard: a
+    Quarrel for a pending Quarrel, a Hoard for a race, a Whirlwind for ``whirl=1``.
 
 Quarrel (SQ-5, SQ-6, SQ-21)
 14. The live seats are listed clockwise from the drawer, each once; commits come from live seats, once
@@ -58,7 +59,9 @@ from typing import TYPE_CHECKING
 
 from oakwood.engine import InvalidNotationError
 
-from .cards import ALL_KINDS, COUNTS, GOLDEN, HAND_KINDS, SET_SIZE, SPECIAL_BONUS, TITLES, WINTER
+from .cards import ALL_KINDS, COUNTS, GOLDEN, HAND_KINDS, SET_SIZE, SPECIAL_BONUS, TITLES, WHIRLWIND, WINTER
+from .cards import HOARD as HOARD_CARD
+from .cards import QUARREL as QUARREL_CARD
 from .state import DRAWING, OVER, QUARREL, RACE, STORING
 
 if TYPE_CHECKING:
@@ -243,6 +246,11 @@ def _check_turn(state: SQuarrelsState) -> None:
             raise _refuse("whirl", "a duty to draw to 7 exists only under whirlwind_draw=mandatory_to_7 (SQ-4)")
         if state.phase != DRAWING:
             raise _refuse("whirl", "a duty to draw to 7 exists only while drawing (SQ-4)")
+        if not state.action_discard[WHIRLWIND]:  # rule 13
+            raise _refuse("discard", "a duty to draw to 7 follows a Whirlwind, which is then in Discard")
+    drawn = {QUARREL: QUARREL_CARD, RACE: HOARD_CARD}.get(state.phase)
+    if drawn is not None and not state.action_discard[drawn]:
+        raise _refuse("discard", f"the {TITLES[drawn]} that started this {state.phase} is in Discard (SQ-4)")
     if state.phase == STORING and state.hand_sizes[state.active] == 0:  # rule 12
         raise _refuse("hands", "in the storing phase the active player holds a card (an empty hand ends the turn)")
 
