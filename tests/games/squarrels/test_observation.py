@@ -98,7 +98,7 @@ def test_hoard_winner_alone_sees_the_pile() -> None:
         event = last_events(state, "hoard_won", seat)[-1]
         assert event["count"] == 2
         assert ("cards" in event) == (seat == 2)
-    assert last_events(state, "hoard_won", 2)[-1]["cards"] == ["rotten", "5"]
+    assert last_events(state, "hoard_won", 2)[-1]["cards"] == ["5", "rotten"]
 
 
 def test_spectator_sees_no_private_part_in_a_whole_game() -> None:

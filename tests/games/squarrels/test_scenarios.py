@@ -54,7 +54,7 @@ def test_scenario4_quarrel_with_the_rotten() -> None:
     assert last_events(state, "quarrel_won")[0] == {
         "kind": "quarrel_won",
         "seat": 0,
-        "cards": ["rotten", "2", "4"],
+        "cards": ["2", "4", "rotten"],
         "golden_to_discard": False,
     }
     play(state, "P1 store 2")

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import NAMES
+from .cards import NAME_TO_CARD, NAMES
 
 _PHASE_TEXT = {
     "must_draw": "must draw a card",
@@ -39,8 +39,8 @@ def _cards(names: list[str]) -> str:
 
 
 def _listed(names: list[str]) -> str:
-    """``Rotten, 2, 4, 4``."""
-    return ", ".join(_short(n) for n in names)
+    """Hand cards in rank order, as hands are shown: ``Rotten, 2, 4, 4``."""
+    return ", ".join(_short(n) for n in sorted(names, key=NAME_TO_CARD.__getitem__))
 
 
 def _counted(names: list[str]) -> str:

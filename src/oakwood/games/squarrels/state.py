@@ -440,7 +440,7 @@ class SQuarrelsState(State):
         # winner and played it in this final comparison; an empty hand now means it was their last card.
         golden_was_last = self.hand_sizes[winner] == 0
         hand = self.hands[winner]
-        taken: list[int] = []
+        won = 0
         golden_lost = False
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
@@ -450,10 +450,12 @@ class SQuarrelsState(State):
                     self.golden_out = True
             else:
                 hand[card] += 1  # …unless it was its player's last card
-                taken.append(card)
-        self.hand_sizes[winner] += len(taken)
-        taken.sort()
-        self.emit("quarrel_won", {"seat": winner, "cards": [NAMES[c] for c in taken], "golden_to_discard": golden_lost})
+                won += 1
+        self.hand_sizes[winner] += won
+        taken = sorted([NAMES[c] for c, _ in self.q_pot])  # the cards the winner takes…
+        if golden_lost:
+            taken.remove("golden")  # …which do not include a Golden lost to Discard
+        self.emit("quarrel_won", {"seat": winner, "cards": taken, "golden_to_discard": golden_lost})
         self._clear_quarrel()
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
@@ -530,7 +532,7 @@ class SQuarrelsState(State):
         self.emit(
             "hoard_won",
             {"seat": winner, "count": len(taken)},
-            {"cards": [NAMES[c] for c in sorted(c for c, _ in taken)]},  # rank order, as hands are shown
+            {"cards": sorted([NAMES[c] for c, _ in taken])},
             _ONLY[winner],
         )
         self._clear_race()
