@@ -47,7 +47,10 @@ class State(ABC):
     # Persistent chains (see events.py): cloning shares them, appending is O(1).
     _log: Chain
     _history: Chain
-    _start: str | None  # notation of the position the history starts from; None = a fresh deal
+    # The position the history starts from: None = a fresh deal from the seed; its notation; or, for a world,
+    # a snapshot of the world as made (written as notation only when asked: search makes worlds by the
+    # thousand and never asks).
+    _start: str | State | None
     _seed: int
     record_events: bool
 
@@ -205,7 +208,7 @@ class State(ABC):
         world._seed = world.rng.seed
         world._history = None
         world._log = None
-        world._start = world.to_notation()
+        world._start = world.clone()
         return world
 
     def clone(self) -> Self:
@@ -264,8 +267,14 @@ class State(ABC):
             players=self.num_players,
             seed=self._seed,
             actions=[(seat, codec.encode(action)) for seat, action in self.history],
-            start=self._start,
+            start=self._start_notation(),
         )
+
+    def _start_notation(self) -> str | None:
+        """The start position in notation (None: the fresh deal of the seed)."""
+        if isinstance(self._start, State):
+            self._start = self._start.to_notation()
+        return self._start
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
@@ -277,7 +286,7 @@ class State(ABC):
             "options": self.game.options.to_dict(),
             "players": self.num_players,
             "seed": self._seed,
-            "start": self._start,
+            "start": self._start_notation(),
             "notation": self.to_notation(),
             "history": [[seat, codec.encode(action)] for seat, action in self.history],
             "events": [event.to_json() for event in self.events],
