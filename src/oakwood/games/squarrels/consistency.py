@@ -6,8 +6,9 @@ accepted (the conformance kit round-trips thousands of them through the reader).
 can score in a round: all 25 sets (75 at face value, 225 per card) plus the Golden's 5.
 
 Cards
- 1. Conservation: the zones hold exactly the 120 cards (without the Golden once it is out of the match);
-    Action cards only in the Deck or Discard, stored sets only of Number cards (the parser, ``check_invariants``).
+ 1. Conservation: the zones hold exactly the 120 cards (without the Golden once it is out of the match),
+    the error naming the zone where a kind runs over; Action cards only in the Deck or Discard and stored
+    sets only of Number cards (the parser refuses them where they cannot be).
  2. Winter is in the Deck while a round runs and in Discard once the match is over: drawing it ends the round
     at once (SQ-15), and every new round starts from all 120 cards (SQ-17).
  3. ``golden_out=1`` only under ``golden_lost_scope=match``; the Golden in Discard under that option means
@@ -50,6 +51,14 @@ Hoard race (SQ-11, SQ-12, SQ-12b)
 18. ``realtime`` races record passes only, the commit modes commits only; each from an eligible seat, once,
     and not from all of them (the last answer closes the race).
 19. Under ``hoard_empty_skips`` the Hoard Pile of a race is not empty.
+
+The parser (``notation.py``) also refuses text over 10,000 characters, numbers that are not plain ASCII
+digits, and a generator outside its range (seed in [−2**127, 2**128), counter in [0, 2**64)).
+
+Not refused, though a real game never gets there: fewer than seven hand cards per seat outside the Deck
+(every round deals seven each, and no card returns to the Deck). Scenario tests rely on such compact
+positions, and they play like any other. Facts that only the history could show (who discarded which Hoard
+card, in what order the Action cards in Discard were drawn) cannot be checked from a position.
 """
 
 from __future__ import annotations
@@ -70,7 +79,7 @@ if TYPE_CHECKING:
 _ALL_SETS_VALUE = 75  # 10 sets of 1, 8 of 2, 6 of 3, 4 of 4, 3 of 5 at face value (RULINGS §1.1)
 
 
-def check_position(state: SQuarrelsState) -> None:
+def refuse_unreachable(state: SQuarrelsState) -> None:
     """Raise :class:`InvalidNotationError` naming the field if the parsed ``state`` is not a real position."""
     _check_cards(state)
     _check_match(state)

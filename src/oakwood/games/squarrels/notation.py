@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from oakwood.engine import InvalidNotationError, InvariantError, Rng
+from oakwood.engine import InvalidNotationError, Rng
 
 from .cards import ALL_KINDS, GOLDEN, HAND_KINDS, SYMBOL_TO_CARD, SYMBOLS
-from .consistency import check_position
+from .consistency import refuse_unreachable
 from .state import PHASES, QUARREL, RACE, SQuarrelsState
 
 if TYPE_CHECKING:
@@ -259,11 +259,7 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
     _read_quarrel(r, state)
     _read_race(r, state)
     state.winners_ = r.seats("winners", r.raw("winners"))
-    check_position(state)
-    try:
-        state.check_invariants()  # a safety net: check_position already covers every invariant
-    except InvariantError as exc:
-        raise InvalidNotationError(f"the position is impossible: {exc}") from None
+    refuse_unreachable(state)  # Game.from_notation then runs the generic checks (invariants, seats to act)
     return state
 
 
