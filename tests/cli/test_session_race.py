@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rich.console import Console
 
@@ -22,8 +22,17 @@ class ScriptedRace(Terminal):
         self.answer = answer
         self.offered: list[tuple[dict[str, int], float]] = []
 
-    def race(self, keys: Mapping[str, int], window: float, *, enter_passes: bool) -> tuple[int | None, float]:
+    def race(
+        self,
+        keys: Mapping[str, int],
+        window: float,
+        *,
+        enter_passes: bool,
+        on_open: Callable[[], None] | None = None,
+    ) -> tuple[int | None, float]:
         self.offered.append((dict(keys), window))
+        if on_open is not None:
+            on_open()
         return self.answer
 
 

@@ -1,34 +1,36 @@
-"""Shared helpers of the commands: loading a game with command-line options, seats, friendly errors."""
+"""Shared helpers of the commands: loading a game with command-line options, and the seat list."""
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
-
-import typer
-from rich.console import Console
-from rich.text import Text
 
 from oakwood.engine import Game, OakwoodError, game_class
 
-#: Exit code for bad input (unknown game, option, seat…), as for a usage error.
-EXIT_USAGE = 2
-
-
-class CliInputError(OakwoodError):
-    """Bad command-line input that is not an engine error (malformed ``--option``, seat lists…)."""
+from .errors import CliInputError
+from .files import read_value_file
+from .messages import quote, shorten
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``["key=value", …]`` → ``{key: value}``; a pair without ``=`` is an error naming it."""
+    """``["key=value", …]`` → ``{key: value}``; a pair without ``=`` is an error naming it.
+
+    ``key=@PATH`` takes the value from the file at PATH (see :func:`read_value_file`); ``key=@@text``
+    is the literal value ``@text``.
+    """
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise CliInputError(f"--option takes key=value, got {pair!r}")
-        out[key.strip().replace("-", "_")] = value.strip()
+            raise CliInputError(f"--option takes key=value, got {quote(pair)}")
+        value = value.strip()
+        if value.startswith("@@"):
+            value = value[1:]
+        elif value.startswith("@"):
+            value = read_value_file(f"--option {shorten(pair.strip())}", value[1:])
+        out[key.strip().replace("-", "_")] = value
     return out
 
 
@@ -40,13 +42,19 @@ def find_game_class(name: str) -> type[Game[Any]]:
         raise
     except Exception as exc:  # a registered game whose package is missing or broken: say so, no traceback
         reason = f"{type(exc).__name__}: {exc}"
-        raise CliInputError(f"the game {name!r} is registered but cannot be loaded ({reason})") from None
+        raise CliInputError(f"the game {quote(name)} is registered but cannot be loaded ({reason})") from None
 
 
 def load_game(name: str, option_pairs: Sequence[str]) -> Game[Any]:
     """The game ``name`` with options from ``key=value`` texts (each converted to the option's type)."""
     cls = find_game_class(name)
-    options = cls.options_class.from_strings(parse_option_pairs(option_pairs))
+    texts = parse_option_pairs(option_pairs)
+    options = cls.options_class.from_strings(texts)
+    for key in texts:
+        value = getattr(options, key)
+        # ``nan`` compares false with every bound, so a range check alone would let it through.
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CliInputError(f"--option {key}={shorten(texts[key])}: the value must be a finite number")
     return cls(options)
 
 
@@ -65,36 +73,24 @@ def parse_seats(
 ) -> list[str]:
     """The seat list: from ``--seats`` (comma separated) and/or ``--players``, checked against the game."""
     known = ([*["human"]] if allow_human else []) + agent_names(game)
-    if seats:
+    takes = f"{game.title} takes {game.min_players}–{game.max_players} players"
+    if players is not None and not game.min_players <= players <= game.max_players:
+        raise CliInputError(f"--players {players}: {takes}")
+    if seats is not None:
         names = [s.strip().lower() for s in seats.split(",") if s.strip()]
         for name in names:
             if name not in known:
-                raise CliInputError(f"unknown seat {name!r}; choose from {', '.join(known)}")
+                raise CliInputError(f"unknown seat {quote(name)} in --seats; choose from {', '.join(known)}")
         if players is not None and players != len(names):
             raise CliInputError(f"--players {players} but --seats names {len(names)} seats")
+        if not game.min_players <= len(names) <= game.max_players:
+            raise CliInputError(f"--seats names {len(names)} seats: {takes}")
     else:
         count = players if players is not None else min(max(game.min_players, 4), game.max_players)
         names = [default_first] + [default_bot(game)] * (count - 1)
-    if not game.min_players <= len(names) <= game.max_players:
-        raise CliInputError(f"{game.title} takes {game.min_players}–{game.max_players} players; got {len(names)}")
     return names
 
 
 def new_seed() -> int:
     """A fresh random seed (printed, so the game can be replayed)."""
     return int.from_bytes(os.urandom(4), "big")
-
-
-def error_console() -> Console:
-    """A console on standard error."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-@contextmanager
-def friendly_errors() -> Iterator[None]:
-    """Show bad-input errors as one readable line (no traceback) and exit with code 2."""
-    try:
-        yield
-    except OakwoodError as exc:
-        error_console().print(Text("error: ", style="bold red") + Text(str(exc)))
-        raise typer.Exit(EXIT_USAGE) from None
