@@ -232,7 +232,7 @@ def simulate_cmd(
         records = stop.records
     labels = _labels(names, rotate)
     summary = summarize(records, labels)
-    played = f"{total} games" if stopped is None else f"{len(records)} of {total} games, partial ({stopped.reason})"
+    played = f"{total} games" if stopped is None else f"{len(records)} of {total} games (partial)"
     title = f"{loaded.title}: {played}, seed {base_seed}" + (", seats rotating" if rotate else "")
     caption = f"average length {mean_length(records):.1f} actions · ties count as shared wins"
     out.print(summary_table(title, caption, summary, per_agent=rotate))
