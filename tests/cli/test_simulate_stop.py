@@ -3,6 +3,7 @@ partial (exit 130); a worker killed by the system gives one clear line and the p
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -35,11 +36,11 @@ def alive(pid: int) -> bool:
         return False
 
 
-def start_long_simulation() -> tuple[subprocess.Popen[str], set[int]]:
+def start_long_simulation(*extra: str) -> tuple[subprocess.Popen[str], set[int]]:
     """A simulation far too long to finish, with its two worker processes running."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     command = [sys.executable, "-m", "oakwood.cli.main", "simulate", "squarrels", "-g", "1000000"]
-    command += ["-s", "random,random", "-w", "2"]
+    command += ["-s", "random,random", "-w", "2", *extra]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
     )
@@ -66,14 +67,17 @@ def finish(process: subprocess.Popen[str], workers: set[int]) -> tuple[int, str,
     return process.returncode, out, err
 
 
-def test_ctrl_c_stops_every_worker_and_prints_the_partial_table() -> None:
-    process, workers = start_long_simulation()
+def test_ctrl_c_stops_every_worker_and_prints_the_partial_table(tmp_path: Path) -> None:
+    process, workers = start_long_simulation("--json", str(tmp_path / "partial.json"))
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group gets SIGINT
     code, out, err = finish(process, workers)
     assert code == 130, out + err
     assert "(partial)" in out and "Interrupted: the table is partial" in out
     assert "P1 random" in out and "Win rate" in out
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err
+    saved = json.loads((tmp_path / "partial.json").read_text(encoding="utf-8"))
+    assert saved["partial"] is True and saved["games"] == 1_000_000
+    assert saved["finished"] == len(saved["results"]) < 1_000_000
 
 
 def test_a_worker_killed_by_the_system_is_one_clear_line_and_a_partial_table() -> None:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from oakwood.engine import Game, OakwoodError, game_class
+from oakwood.engine import Game, OakwoodError, game_class, game_names
 
 from .errors import CliInputError
 from .files import read_value_file
@@ -34,8 +34,14 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+#: No game name is longer; a longer "name" is refused without comparing it to every game for suggestions.
+MAX_GAME_NAME = 64
+
+
 def find_game_class(name: str) -> type[Game[Any]]:
     """The registered class of ``name``; a game that is registered but cannot be imported is an input error."""
+    if len(name) > MAX_GAME_NAME:
+        raise CliInputError(f"no game named {quote(name)} (games: {', '.join(game_names())})")
     try:
         return game_class(name)
     except OakwoodError:
