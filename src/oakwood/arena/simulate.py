@@ -77,6 +77,10 @@ def run_game(spec: SimulationSpec, index: int) -> GameRecord:
     )
 
 
+#: Chunks queued per worker at a time (one running, one waiting, so no worker ever idles).
+IN_FLIGHT_PER_WORKER = 2
+
+
 def _run_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[GameRecord]:
     return [run_game(spec, i) for i in indices]
 
@@ -122,20 +126,33 @@ def simulate(
             raise SimulationStopped(records, interrupted=True, reason="interrupted") from None
         return records
     size = chunk_size(spec.games, count)
-    chunks = [list(range(start, min(start + size, spec.games))) for start in range(0, spec.games, size)]
+    chunks = (range(start, min(start + size, spec.games)) for start in range(0, spec.games, size))
+    processes = min(count, math.ceil(spec.games / size))
     stopped: SimulationStopped | None = None
     pool: ProcessPoolExecutor | None = None
+    pending: set[Future[list[GameRecord]]] = set()
+
+    def submit_next() -> None:
+        chunk = next(chunks, None)
+        if chunk is not None and pool is not None:
+            pending.add(pool.submit(_run_chunk, spec, chunk))
+
     try:
         # Workers are forked with Ctrl-C blocked and then ignore it: the terminal sends SIGINT to the whole
         # process group, and the parent alone decides what happens (stop them all, keep what finished).
         with _interrupts_blocked():
-            pool = ProcessPoolExecutor(max_workers=min(count, len(chunks)), initializer=_ignore_interrupts)
-            pending: set[Future[list[GameRecord]]] = {pool.submit(_run_chunk, spec, chunk) for chunk in chunks}
+            pool = ProcessPoolExecutor(max_workers=processes, initializer=_ignore_interrupts)
+            # Only a few chunks are queued at a time: a run of millions of games holds no million futures,
+            # and the executor's own clean-up after a worker's death has next to nothing to go through.
+            for _ in range(IN_FLIGHT_PER_WORKER * processes):
+                submit_next()
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, still = wait(pending, return_when=FIRST_COMPLETED)
+            pending.intersection_update(still)
             for future in done:
                 batch = future.result()
                 records.extend(batch)
+                submit_next()
                 if on_progress:
                     on_progress(len(batch))
     except KeyboardInterrupt:
@@ -145,10 +162,7 @@ def simulate(
         stopped = SimulationStopped(records, interrupted=False, reason=reason)
     finally:
         if pool is not None:
-            if stopped is None:
-                pool.shutdown(wait=True)
-            else:
-                _stop_workers(pool)
+            _close(pool, stopped)
     if stopped is not None:
         stopped.records.sort(key=lambda r: r.index)
         raise stopped
@@ -177,19 +191,25 @@ def _interrupts_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _stop_workers(pool: ProcessPoolExecutor, grace: float = 1.0) -> None:
-    """Cancel what has not started and end every worker now (terminate, then kill what lingers)."""
-    # The executor stops running tasks only from Python 3.14 (terminate_workers); before that its
+def _close(pool: ProcessPoolExecutor, stopped: SimulationStopped | None, grace: float = 1.0) -> None:
+    """Shut the pool down: normally, or — after Ctrl-C or a dead worker — ending every worker now."""
+    if stopped is None:
+        pool.shutdown(wait=True)
+        return
+    # The executor can stop running tasks only from Python 3.14 (terminate_workers); before that its
     # process table is the one handle on the workers.
     table = getattr(pool, "_processes", None)
-    processes = list(table.values()) if table else []
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    workers = list(table.values()) if table else []
+    if stopped.interrupted:  # a dead worker already made the executor terminate the others itself
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                worker.terminate()
+    # Wait for the executor's own thread to finish failing what is queued (racing it from here can make it
+    # fail with a traceback), then make sure no worker lingers.
+    pool.shutdown(wait=True, cancel_futures=True)
+    for worker in workers:
         with contextlib.suppress(Exception):
-            process.terminate()
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(grace)
-            if process.is_alive():
-                process.kill()
-                process.join(grace)
+            worker.join(grace)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(grace)
