@@ -94,6 +94,15 @@ def test_a_quarrel_nobody_can_play() -> None:
     assert said(state, "quarrel_drawn") == ["Nobody holds a card: the Quarrel is over before it starts."]
 
 
+def test_a_whirlwind_over_empty_hands_says_so() -> None:
+    state = position(3, "-/-/-", deck="V")
+    play(state, "P1 draw")
+    assert said(state, "whirlwind") == ["Whirlwind! But every hand is empty: there is nothing to shuffle."]
+    state = position(3, "12/-/3", deck="V")
+    play(state, "P1 draw")
+    assert said(state, "whirlwind") == ["Whirlwind! Every hand is shuffled together and dealt again from P1."]
+
+
 # ---------------------------------------------------------------------------------------------- the Hoard
 def test_an_empty_hoard_pile_is_not_listed_as_zero_cards() -> None:
     state = position(3, "1/2/3", deck="H")

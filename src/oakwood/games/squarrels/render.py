@@ -231,6 +231,8 @@ def describe_event(event: Mapping[str, Any]) -> str:
         card = f" ({_short(event['card'])})" if "card" in event else ""
         return f"{who} ambushes {_p(event['victim'])} and steals a card{card}."
     if kind == "whirlwind":
+        if not any(event["hand_sizes"]):
+            return "Whirlwind! But every hand is empty: there is nothing to shuffle."
         return f"Whirlwind! Every hand is shuffled together and dealt again from {who}."
     if kind == "round_end":
         return (
