@@ -225,7 +225,6 @@ def test_a_huge_value_is_quoted_short() -> None:
     text = with_field(notation(2, "1/2"), "deck", "Z" * 5000)
     error = refusal(text)
     assert error.field == "deck" and len(str(error)) < 200
-    assert error.text is not None and len(error.text) <= 80
     huge = notation(2, "1/2") + " " + "x" * 20_000
     assert "at most 10000 characters" in str(refusal(huge))
 

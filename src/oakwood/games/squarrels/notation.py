@@ -24,6 +24,7 @@ import re
 from typing import TYPE_CHECKING
 
 from oakwood.engine import InvalidNotationError, Rng
+from oakwood.engine.errors import shown  # error messages quote at most ~80 characters of a bad value
 
 from .cards import ALL_KINDS, GOLDEN, HAND_KINDS, SYMBOL_TO_CARD, SYMBOLS
 from .consistency import refuse_unreachable
@@ -108,16 +109,10 @@ def write(state: SQuarrelsState) -> str:
 
 # ---------------------------------------------------------------------- reading
 MAX_TEXT = 10_000  # a real position is under 2,000 characters: 120 cards, six seats, two pending decisions
-MAX_QUOTE = 80  # characters of a bad value an error message quotes
 _INTEGER = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '1_0', '+1' or '٣'
 _RNG = re.compile(r"(-?[0-9]{1,40}):([0-9]{1,40})")  # digits enough to say which bound is broken
 SEED_RANGE = (-(2**127), 2**128)  # the generator's seeds: [low, high)
 COUNTER_LIMIT = 2**64  # the generator's counters: [0, limit)
-
-
-def shorten(text: str) -> str:
-    """At most MAX_QUOTE characters of ``text`` (an error never echoes a huge input back)."""
-    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
 
 
 class _Reader:
@@ -128,16 +123,14 @@ class _Reader:
             raise InvalidNotationError(f"a S'Quarrels position is at most {MAX_TEXT} characters long")
         parts = text.split()
         if not parts or parts[0] != HEADER:
-            raise InvalidNotationError(f"S'Quarrels notation starts with {HEADER!r}", text=shorten(text[:40]))
+            raise InvalidNotationError(f"S'Quarrels notation starts with {HEADER!r}", text=text[:40])
         self.values: dict[str, str] = {}
         for part in parts[1:]:
             key, eq, value = part.partition("=")
             if not eq:
-                raise InvalidNotationError("expected key=value", text=shorten(part))
+                raise InvalidNotationError("expected key=value", text=part)
             if key not in FIELDS:
-                raise InvalidNotationError(
-                    f"unknown field {shorten(key)!r}; fields are {', '.join(FIELDS)}", text=shorten(part)
-                )
+                raise InvalidNotationError(f"unknown field {shown(key)}; fields are {', '.join(FIELDS)}", text=part)
             if key in self.values:
                 raise InvalidNotationError("field given twice", field=key)
             self.values[key] = value
@@ -150,7 +143,7 @@ class _Reader:
         return self.values[key]
 
     def fail(self, key: str, message: str) -> InvalidNotationError:
-        return InvalidNotationError(message, field=key, text=shorten(self.values[key]))
+        return InvalidNotationError(message, field=key, text=self.values[key])
 
     def integer(self, key: str, low: int, high: int, text: str | None = None) -> int:
         raw = self.values[key] if text is None else text
@@ -209,7 +202,7 @@ class _Reader:
         for item in text.split(","):
             symbol, at, seat = item.partition("@")
             if not at or len(symbol) != 1 or symbol == "-":
-                raise self.fail(key, f"expected card@seat, got {shorten(item)!r}")
+                raise self.fail(key, f"expected card@seat, got {shown(item)}")
             out.append((self.cards(key, symbol, hand_only=True)[0], self.seat(key, seat)))
         return out
 
@@ -319,7 +312,7 @@ def _read_race(r: _Reader, state: SQuarrelsState) -> None:
         for item in parts[3].split(","):
             verb, at, seat_text = item.partition("@")
             if verb not in ("slap", "pass") or not at:
-                raise r.fail("race", f"expected slap@seat or pass@seat, got {shorten(item)!r}")
+                raise r.fail("race", f"expected slap@seat or pass@seat, got {shown(item)}")
             seat = r.seat("race", seat_text)
             if seat in commits:
                 raise r.fail("race", "a player answers the race once")
