@@ -31,8 +31,13 @@ def position(
     need: str = "-",
     committed: str = "-",
     aside: list[str] | None = None,
+    scores: str = "-",
+    bwin: str = "-",
 ) -> str:
-    """The notation of a position; every card not named is placed under ``deck_top`` in the Deck."""
+    """The notation of a position; every card not named is placed under ``deck_top`` in the Deck.
+
+    From battle 2 on, ``scores`` and ``bwin`` (the last battle's scores and winners) must agree with ``wins``
+    and ``drawn``: the loader refuses positions the game cannot reach."""
     hands = hands or [""] * n
     fields = fields or [""] * n
     aside = aside or [""] * n
@@ -50,7 +55,7 @@ def position(
         f"wins={wins or '.'.join(['0'] * n)} drawn={drawn} passed={passed} need={need} committed={committed} "
         f"jd={jd} jdc={jdc} jvoid={jvoid} hands={'|'.join(hands)} aside={'|'.join(aside)} "
         f"fields={'|'.join(fields)} queen={queen} deck={deck} discard={discard} give={'|' * (n - 1)} "
-        f"gifts={'.'.join(['-'] * n)} targets=- jokers=- scores=- prov=- bwin=-"
+        f"gifts={'.'.join(['-'] * n)} targets=- jokers=- scores={scores} prov=- bwin={bwin}"
     )
 
 

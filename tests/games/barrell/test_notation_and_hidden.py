@@ -28,7 +28,7 @@ def test_notation_round_trip_mid_game() -> None:
     [
         (("n=2", "n=7"), "n"),
         (("phase=play", "phase=dance"), "phase"),
-        (("hands=2C|3C", "hands=2C|2C"), "cards"),
+        (("hands=2C|3C", "hands=2C|2C"), "hands"),
         (("hands=2C|3C", "hands=ZZ|3C"), "hands"),
         (("wins=0.0", "wins=0"), "wins"),
         (("rng=7:0", "rng=7"), "rng"),

@@ -10,9 +10,8 @@ from .helpers import pass_all, position, state_of
 def test_provisional_scores_show_in_later_battles_too() -> None:
     # BR-12 variant after_provisional_score: the Joker's controller decides with the provisional scores in view.
     # In battle 2 the previous battle's scores are still in the observation; they must not hide the new ones.
-    text = position(hands=["2C", "3C"], fields=["RJ.9S", "6D.5H"], battle=2, wins="1.0")
+    text = position(hands=["2C", "3C"], fields=["RJ.9S", "6D.5H"], battle=2, wins="1.0", scores="12.3", bwin="1")
     state = state_of(text, joker_timing="after_provisional_score")
-    state.battle_scores = [12, 3]  # what battle 1 left behind
     pass_all(state)
     assert state.phase == "jokers"
     picture = render(state.observe(0))

@@ -84,18 +84,21 @@ def test_br4_simultaneous_mulligan_is_a_hidden_commit() -> None:
     assert state.observe(1)["deck_size"] == 24
 
 
-@pytest.mark.parametrize(("recycle", "deck_after"), [("only_when_deck_empty", 0), ("every_battle", 5)])
-def test_br4_discard_recycle(recycle: str, deck_after: int) -> None:
+def test_br4_discard_recycle_only_when_the_deck_is_empty() -> None:
     text = position(hands=["2C", "3C"], fields=["9S", "4S"], discard="5H.6H.7H.8H")
-    state = state_of(text, discard_recycle=recycle)
+    state = state_of(text)
     deck = len(state.deck)
     pass_all(state)  # P1 wins and draws one; battle 2 starts
-    discard = len(state.observe(None)["discard"])
-    if recycle == "every_battle":
-        assert discard == 0 and len(state.deck) == deck - 1 + 4 + 2  # all of Discard went back in
-    else:
-        assert discard == 6 and len(state.deck) == deck - 1
-    assert deck_after in (0, 5)
+    assert len(state.observe(None)["discard"]) == 6 and len(state.deck) == deck - 1
+
+
+def test_br4_discard_recycle_every_battle() -> None:
+    # Under every_battle the Discard pile is empty during a battle (the loader refuses one that is not) …
+    state = state_of(position(hands=["2C", "3C"], fields=["9S", "4S"]), discard_recycle="every_battle")
+    deck = len(state.deck)
+    pass_all(state)  # … and the field cards discarded at E8 go back into the Deck when battle 2 starts
+    assert state.battle == 2 and state.observe(None)["discard"] == []
+    assert len(state.deck) == deck - 1 + 2
 
 
 def test_br5_jack_of_hearts_is_not_given_king_of_hearts_stays_hearts_from_a_trade_are() -> None:
@@ -295,14 +298,15 @@ def test_br13_face_cards_in_hand_do_not_make_an_ace_eleven() -> None:
     state = state_of(position(hands=["2C", "3C"], fields=["AS", "QS"]))
     pass_all(state)
     assert state.battle_scores == [1, 0]  # a Queen in the zone makes it 1 anyway (BR-8)
-    state = state_of(position(hands=["2C", "3C"], fields=["AD", "QS.^JD"]))
+    state = state_of(position(hands=["2C", "3C"], fields=["AD", "QS.^JD"], jd="1", jdc="AD.QS"))
     pass_all(state)
     assert state.battle_scores == [11, 0]  # the J♦ in another field is "in play"
 
 
 def test_br15_no_cards_left_ends_the_game() -> None:
-    state = state_of(position(hands=["", ""], fields=["5S", "5C"], wins="1.0"))
-    act(state, 1, "pass")
+    text = position(hands=["2C", ""], fields=["5S", "5C.2D"], battle=2, wins="1.0", scores="5.0", bwin="1")
+    state = state_of(text)
+    act(state, 1, "play 2C")  # both hands are empty now: 7 against 7, nobody draws
     assert state.is_terminal() and state.winners() == [0]
 
 
@@ -318,13 +322,15 @@ def test_br17_mulligan_with_an_exhausted_deck_reuses_the_cards_set_aside() -> No
 
 
 def test_br18_deciding_battle_skips_the_kings() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["KS.KH.9S", "4D"], wins="1.0"))
+    text = position(hands=["2C", "3C"], fields=["KS.KH.9S", "4D"], battle=2, wins="1.0", scores="5.0", bwin="1")
+    state = state_of(text)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0]
 
 
 def test_br19_all_tied_win_needs_a_sole_leader() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["9S", "9C"], wins="1.1"), battle_tie="all_tied_win")
+    text = position(hands=["2C", "3C"], fields=["9S", "9C"], battle=3, wins="1.1", scores="0.5", bwin="2")
+    state = state_of(text, battle_tie="all_tied_win")
     pass_all(state)
     assert not state.is_terminal() and state.wins == [2, 2]  # a decider follows
     assert state.drawn_streak == 1

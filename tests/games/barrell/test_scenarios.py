@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import oakwood
@@ -114,19 +116,25 @@ def test_9_tie(tie: str, wins: list[int]) -> None:
     assert state.drawn_streak == 1
 
 
+#: Battle 2 after P1 won battle 1 by 5 to 0.
+SECOND_BATTLE: dict[str, Any] = {"battle": 2, "wins": "1.0", "scores": "5.0", "bwin": "1"}
+
+
 def test_10_passing_and_game_end() -> None:
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], wins="1.0"))
+    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], **SECOND_BATTLE))
     act(state, 1, "pass")
     with pytest.raises(NotYourTurnError):
         act(state, 1, "play 2C")
     act(state, 2, "play 5D", "play 6D")  # P2 continues alone
     with pytest.raises(IllegalActionError):
         act(state, 1, "play 3C")
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], wins="1.0"))
+    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], **SECOND_BATTLE))
     deck = len(state.deck)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0] and state.wins == [2, 0]
     assert len(state.deck) == deck and state.hands[0].bit_count() == 2  # no extra draw
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "9C"], wins="1.0", drawn=2))
+    # battle 4: P1 won battle 1, then two drawn battles (the last one 3 to 3)
+    text = position(hands=["2C.3C", "5D.6D"], fields=["9S", "9C"], battle=4, wins="1.0", drawn=2, scores="3.3")
+    state = state_of(text)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0]  # third drawn battle in a row: decided on wins
