@@ -10,11 +10,12 @@ Cards and knowledge
   - C2 A hand card is known to its holder alone, or to every seat (it went back to hand in view of all,
     BR-21); the same for a card set aside in the mulligan, and in the sequential mulligan a player who has
     set a card aside has hidden its whole hand again (known to itself alone).
-  - C3 A face-down field card is known to the player who played it: one seat, or two under
-    ``jos_initiator_may_look`` (the J♠ player who received it). A face-down card known to anyone but its field's
-    owner needs a J♠ that took effect this battle (face up on the table, not cancelled). Jacks never lie face
-    down; Deck cards are known to nobody; Discard, Queen Zone and face-up cards to all (how the notation
-    reads them).
+  - C3 A face-down field card is known to the player who played it. It is known to another seat than its
+    field's owner only after a J♠ trade this battle (the J♠ face up on the table, not cancelled), and then only
+    to the seat the field came from: the other seat of the trade (``choose_one``) or the seat to the right
+    (``rotate_all``); under ``jos_initiator_may_look`` the J♠ player also knows every card it received, and
+    nobody else knows a card it did not play. Jacks never lie face down; Deck cards are known to nobody;
+    Discard, Queen Zone and face-up cards to all (how the notation reads them).
 
 Zones per phase
   - Z1 Cards are set aside only during the mulligan; fields and the Queen Zone are empty during the mulligan,
@@ -33,8 +34,10 @@ Who acts (``active``, ``need``, ``committed``, ``passed``)
   - A2 Simultaneous mulligan: nobody is ``active`` (a seat named there could only ``keep`` forever); ``need``
     is exactly the seats holding cards; some of them are still to commit; a seat still choosing holds cards
     and has set aside fewer than it may.
-  - A3 Play: the active seat has not passed and holds cards; not everyone has passed. ``passed`` is empty in
-    the mulligan. A J♣ on the table during play was cancelled (otherwise the battle would have ended).
+  - A3 Play: the active seat has not passed and holds cards. Turns go round from the first player, so unless a
+    J♠ traded fields the field sizes follow: a seat still in play before the active one has played one card
+    more than it, one after it as many, and a seat that passed no more than the turns it had. ``passed`` is
+    empty in the mulligan. A J♣ on the table during play was cancelled (otherwise the battle would have ended).
   - A4 Swap (J♠ choice): 3–4 players under ``jos_mode=choose_one``; the J♠ is the last card of the active
     seat's field and took effect (not cancelled by the J♦); no field has been traded yet this battle.
   - A5 Jokers (E2): the active seat holds an undecided Joker in its field, and no seat before it (from the
@@ -52,17 +55,21 @@ Who acts (``active``, ``need``, ``committed``, ``passed``)
   - A9 ``need`` is empty outside a commit; before the hearts ``committed`` is empty outside the mulligan, and
     after them it is the seats that had hearts to give (3–4 players) or empty (2 players). ``give``,
     ``gifts`` and ``targets`` are empty before the hearts, and afterwards agree with each other as above.
-  - A10 When the battle ended with seats that had not passed, the J♣ ended it: it is not in the Deck or the
-    Discard and was not cancelled; a J♣ that took effect leaves someone unpassed.
+  - A10 When the battle ended with seats that had not passed, the J♣ ended it: it was not cancelled, and it is
+    not in the Deck, nor in the Discard before E8; a J♣ still on the table that took effect leaves someone
+    unpassed.
 
 Marks
   - M1 ``jd``: the J♦ lies face up on a field exactly when ``jd=1`` while the battle is on the table; never
     during the mulligan. ``jdc`` (the cards on the table when it came) needs ``jd=1``, excludes the J♦, and
     while cards are played is the opening stretch of each field, the J♦ right after it. ``jvoid`` (Jacks the J♦
     cancelled) needs ``jd=1`` under ``jod_scope=rest_of_battle``, holds Jacks played after it, and during play
-    is exactly the Jacks on the table played after the J♦. None of these cards is in the Deck (before E10).
+    is exactly the Jacks on the table played after the J♦.
   - M2 ``jokers`` (decided Jokers) only from E2 on (after the Queen Zone under ``after_provisional_score``);
     ``prov`` exactly from that stage on under ``after_provisional_score``, never otherwise.
+  - M3 No card played this battle (``jdc``, ``jvoid``, the J♦ in force, decided Jokers, hearts in ``give``, the
+    J♣ that ended it) is back in the Deck: only E10 refills it, so only a game that ended for lack of cards
+    may hold them there.
 
 Counters
   - N1 ``battle`` is at least 1; battles completed = ``battle`` − 1, plus the current one once it is scored
@@ -77,9 +84,12 @@ Counters
     after a battle without a winner. A running game is not decided.
 
 Finally every seat to act has a legal action, somebody acts in a running game, and the table invariants of
-``table.py`` hold. Not checked, because they are history rather than position: whether the hand and Deck
-sizes could have come from the deal (scenario positions name only the cards that matter), and the order of
-the Deck.
+``table.py`` hold.
+
+Not checked, because they are history the position no longer shows: whether the hand, Deck and Discard could
+have come from the deal and the draws so far (scenario positions name only the cards that matter), the order
+of the Deck, the values of ``prov`` and of an earlier battle's ``scores``, and — once the table is revealed
+and cards have moved — which cards the J♦ found or cancelled, and who controlled a discarded K♠.
 """
 
 from __future__ import annotations
@@ -160,6 +170,10 @@ class _Position:
             phase == JOKERS and not at_reveal
         )
         self.playing = phase in (PLAY_PHASE, SWAP_PHASE)
+        #: The J♠ moved to the field of the seat it traded with; it traded if it was not cancelled (nor pending).
+        self.spade_holder = self.owner.get(JACK_OF_SPADES, -1)
+        self.traded = self.spade_holder >= 0 and phase != SWAP_PHASE and not state.jacks_void >> JACK_OF_SPADES & 1
+        self.decided = False  # set by check_counters
         self.revealed = phase in (JOKERS, HEARTS, KING_OF_HEARTS_PHASE)  # E1 done, E8 not yet
         self.jokers_started = phase == JOKERS or self.after_queens or (phase == HEARTS and at_reveal)
         scored = phase in (KING_OF_SPADES_PHASE, OVER) or (
@@ -184,17 +198,50 @@ class _Position:
                 for card in cards_of(mask):
                     if state.known[card] not in (own, everyone):
                         raise _fail(zone, f"{_p(seat)}'s {NAMES[card]} must be known to {_p(seat)} alone or to all")
-        limit = 2 if self.options.jos_initiator_may_look else 1
-        traded = JACK_OF_SPADES in self.owner and state.face_up >> JACK_OF_SPADES & 1
-        traded = traded and not state.jacks_void >> JACK_OF_SPADES & 1 and self.phase != SWAP_PHASE
-        for card, seat in self.owner.items():
-            if state.face_up >> card & 1:
-                continue
+        self.check_face_down_knowledge()
+
+    def check_face_down_knowledge(self) -> None:
+        """C3: a face-down card is known to the player who played it; after a J♠ trade that may be another seat
+        than the field's owner, and under ``jos_initiator_may_look`` the J♠ player also knows what it received."""
+        state = self.state
+        n = self.n
+        holder = self.spade_holder
+        traded = self.traded
+        face_down = [(c, s) for c, s in self.owner.items() if not state.face_up >> c & 1]
+        initiator = -1
+        if traded and self.options.jos_mode == "rotate_all":
+            initiator = (holder - 1) % n
+        elif traded:  # the pair that traded: the J♠'s holder and the seat whose old cards it holds
+            for card, seat in face_down:
+                foreign = state.known[card] & ~(1 << seat)
+                if foreign:
+                    initiator = foreign.bit_length() - 1 if seat == holder else seat
+                    break
+        may_look = self.options.jos_initiator_may_look
+        for card, seat in face_down:
             who = state.known[card]
-            if not who or who.bit_count() > limit:
-                raise _fail("fields", f"face-down {NAMES[card]} must be known to the player who played it")
-            if who != 1 << seat and not traded:
-                raise _fail("fields", f"face-down {NAMES[card]} is known to another seat but no J♠ traded fields")
+            own = 1 << seat
+            player = who & ~own
+            if not player:
+                if not who:
+                    raise _fail("fields", f"face-down {NAMES[card]} must be known to the player who played it")
+                continue
+            # Known to another seat: the owner received the card in the J♠ trade, from the seat that played it.
+            if not traded or player.bit_count() != 1:
+                raise _fail("fields", f"face-down {NAMES[card]} is known only to whoever played it (no J♠ trade)")
+            source = player.bit_length() - 1
+            if self.options.jos_mode == "rotate_all":
+                expected = (seat - 1) % n
+            else:
+                expected = initiator if seat == holder else holder if seat == initiator else -1
+            if source != expected:
+                raise _fail("fields", f"face-down {NAMES[card]} in {_p(seat)}'s field cannot be known to {_p(source)}")
+            if bool(who & own) != (may_look and seat == initiator):
+                raise _fail(
+                    "fields",
+                    f"{_p(seat)} knows the received {NAMES[card]} exactly when it played the J♠ under "
+                    "jos_initiator_may_look",
+                )
 
     # ------------------------------------------------------------------ Z1–Z4
     def check_zones(self) -> None:
@@ -253,6 +300,7 @@ class _Position:
         top = max(wins)
         leader = wins.index(top) if top >= 2 and wins.count(top) == 1 else -1
         by_streak = drawn >= options.max_consecutive_drawn_battles
+        self.decided = leader >= 0 or by_streak
         if self.phase != OVER:
             if leader >= 0:
                 raise _fail("wins", f"{_p(leader)} has {top} battle wins: the game would be over")
@@ -347,8 +395,28 @@ class _Position:
             raise _fail("active", "the active seat must hold cards and not have passed")
         if self.on_fields >> JACK_OF_CLUBS & 1 and not state.jacks_void >> JACK_OF_CLUBS & 1:
             raise _fail("fields", "a J♣ that took effect would have ended the battle")
+        if not self.traded:
+            self.check_turn_order(active)
         if state.committed:
             raise _fail("committed", "nobody commits while cards are played")
+
+    def check_turn_order(self, active: int) -> None:
+        """A3: turns go round from the first player, each a card played (it stays in the field) or a final pass.
+        The active seat has played in every round so far (``R`` cards), so the seats still in play before it
+        (from the first player) have played ``R + 1`` cards and those after it ``R``; a seat that passed played
+        no more than the turns it had. (Not checked after a J♠ trade, which exchanged the fields' cards.)"""
+        state = self.state
+        order = state.seat_order()
+        position = order.index(active)
+        rounds = len(state.fields[active])
+        for index, seat in enumerate(order):
+            played = len(state.fields[seat])
+            before = index < position
+            if state.passed >> seat & 1:
+                if played > (rounds if before else rounds - 1):
+                    raise _fail("passed", f"{_p(seat)} played more cards than it had turns before passing")
+            elif played != (rounds + 1 if before else rounds):
+                raise _fail("fields", f"turn order from the first player gives {_p(seat)} another number of cards")
 
     def check_swap(self) -> None:
         state = self.state
@@ -546,8 +614,13 @@ class _Position:
             raise _fail("jvoid", "only Jacks played after the J♦ are cancelled")
         if void and options.jod_scope != "rest_of_battle":
             raise _fail("jvoid", "later Jacks are cancelled only under jod_scope=rest_of_battle")
-        if self.phase != OVER and (cover | void | (BIT[JACK_OF_DIAMONDS] if state.jd_active else 0)) & self.deck:
-            raise _fail("deck", "a card played this battle is not back in the Deck")
+        played = cover | void | state.jokers_done | (BIT[JACK_OF_DIAMONDS] if state.jd_active else 0)
+        for mask in state.to_give:
+            played |= mask
+        if state.passed != state.all_seats and not self.playing and self.phase != MULLIGAN_PHASE:
+            played |= BIT[JACK_OF_CLUBS]  # A10: the J♣ ended the battle
+        if played & self.deck and not (self.phase == OVER and not self.decided):  # only E10 refills the Deck
+            raise _fail("deck", "a card played this battle is not back in the Deck before E10")
         if self.playing and state.jd_active:
             self.check_jack_of_diamonds_on_table()
 
