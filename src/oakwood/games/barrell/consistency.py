@@ -251,7 +251,7 @@ class _Position:
         if self.phase in (MULLIGAN_PHASE, KING_OF_SPADES_PHASE, OVER) and self.on_fields:
             raise _fail("fields", f"the fields are empty in phase {self.phase}")
         if self.playing and state.face_up != self.on_fields & JACKS_MASK:
-            raise _fail("fields", "while cards are played only Jacks lie face up ('^')")
+            raise _fail("fields", "while cards are played Jacks lie face up ('^') and every other card face down")
         if self.revealed and state.face_up != self.on_fields:
             raise _fail("fields", "every field card is face up ('^') after the reveal")
         zone = _mask(state.queen_zone)
