@@ -31,7 +31,7 @@ BLACK_JOKER: Final = 53
 JOKERS: Final = (RED_JOKER, BLACK_JOKER)
 
 NAMES: Final = tuple([f"{r}{s}" for s in SUITS for r in RANKS] + ["RJ", "BJ"])
-PRETTY: Final = tuple([f"{r}{s}" for s in SUIT_SYMBOLS for r in RANKS] + ["Joker(R)", "Joker(B)"])
+PRETTY: Final = tuple([f"{r}{s}" for s in SUIT_SYMBOLS for r in RANKS] + ["Red Joker", "Black Joker"])
 BY_NAME: Final = {name: i for i, name in enumerate(NAMES)}
 
 #: Suit index per card (-1 for the Jokers).
