@@ -1,12 +1,14 @@
 """Barrell notation: one line of ``key=value`` fields that rebuilds any position exactly.
 
-Example (2 players, battle 1, P1 to play)::
+Example (2 players, battle 1: P1 played the J♥ face up, P2 the 4♦, P1 the 9♣; P2 to play)::
 
-    barrell n=2 rng=7:40 battle=1 first=1 phase=play active=1 wins=0.0 drawn=0 passed=- need=- committed=-
-    jd=0 jdc=- jvoid=- hands=AS.7S.JD|2H.KC~* aside=| fields=^JH.9C|4D~- queen= deck=3C.QS discard=
+    barrell n=2 rng=7:40 battle=1 first=1 phase=play active=2 wins=0.0 drawn=0 passed=- need=- committed=-
+    jd=0 jdc=- jvoid=- hands=AS.7S.JD|2H.KC~* aside=| fields=^JH.9C|4D queen= deck=AC.2C…3C.QS discard=
     give=| gifts=-.- targets=- jokers=- scores=- prov=- bwin=-
 
-(on one line). Seats are written 1-based. Card lists are separated by ``.``, per-seat zones by ``|``.
+(on one line, the Deck shortened here). Seats are written 1-based. Card lists are separated by ``.``,
+per-seat zones by ``|``. A position the game cannot reach is refused, naming the field at fault: the rules are
+listed in ``consistency.py``.
 
 - ``hands``/``aside``: a card may carry ``~`` and the seats that know it (``~*`` every seat, ``~-`` nobody);
   without it only the owner knows it.
