@@ -120,6 +120,7 @@ CASES = [
     # A4–A8 decisions
     case("a J♠ choice with 2 players", TRADED, "phase=play", "phase=swap", "phase"),
     case("a J♠ choice without the J♠ just played", SWAP, "5S.^JS", "^JS.5S", "fields"),
+    case("a J♠ choice: field sizes against the turn order", SWAP, "|6S|", "|6S.8S|", "fields"),
     case("a Joker decision for a seat without a Joker", JOKERS, "active=1", "active=2", "active"),
     case("a Joker decision out of seat order", JOKERS.replace("first=1", "first=2"), "^6D", "^6D.^BJ", "active"),
     case("hearts with 2 players (the only opponent receives them at once)", JOKERS, JOKERS,

@@ -39,7 +39,8 @@ Who acts (``active``, ``need``, ``committed``, ``passed``)
     more than it, one after it as many, and a seat that passed no more than the turns it had. ``passed`` is
     empty in the mulligan. A J♣ on the table during play was cancelled (otherwise the battle would have ended).
   - A4 Swap (J♠ choice): 3–4 players under ``jos_mode=choose_one``; the J♠ is the last card of the active
-    seat's field and took effect (not cancelled by the J♦); no field has been traded yet this battle.
+    seat's field and took effect (not cancelled by the J♦); no field has been traded yet this battle, so the
+    field sizes follow the turn order as in A3 (the J♠ being the active seat's card of this round).
   - A5 Jokers (E2): the active seat holds an undecided Joker in its field, and no seat before it (from the
     first player) does. A decided Joker lies in a field and never beside an undecided one.
   - A6 Hearts (E3): 3–4 players; ``give`` holds exactly the giftable cards (numbered hearts, and the K♥
@@ -400,16 +401,19 @@ class _Position:
         if state.committed:
             raise _fail("committed", "nobody commits while cards are played")
 
-    def check_turn_order(self, active: int) -> None:
+    def check_turn_order(self, active: int, *, just_played: bool = False) -> None:
         """A3: turns go round from the first player, each a card played (it stays in the field) or a final pass.
-        The active seat has played in every round so far (``R`` cards), so the seats still in play before it
-        (from the first player) have played ``R + 1`` cards and those after it ``R``; a seat that passed played
-        no more than the turns it had. (Not checked after a J♠ trade, which exchanged the fields' cards.)"""
+        The active seat has played in every round so far (``R`` cards, not counting the J♠ it ``just_played``
+        while it chooses whom to trade with), so the seats still in play before it (from the first player) have
+        played ``R + 1`` cards and those after it ``R``; a seat that passed played no more than the turns it
+        had. (Not checked after a J♠ trade, which exchanged the fields' cards.)"""
         state = self.state
         order = state.seat_order()
         position = order.index(active)
-        rounds = len(state.fields[active])
+        rounds = len(state.fields[active]) - just_played
         for index, seat in enumerate(order):
+            if seat == active:
+                continue
             played = len(state.fields[seat])
             before = index < position
             if state.passed >> seat & 1:
@@ -432,6 +436,7 @@ class _Position:
             raise _fail("jd", "the J♦ in force cancels the J♠: no trade to choose")
         if state.committed:
             raise _fail("committed", "nobody commits while cards are played")
+        self.check_turn_order(active, just_played=True)
 
     def check_jokers_turn(self) -> None:
         state = self.state
