@@ -18,7 +18,6 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 DECK_SIZE: Final = 54
 HAND_SIZE: Final = 10  # dealt once per game (BR-2)
 NO_SUIT: Final = -1
-QUOTE_LIMIT: Final = 80  # at most this many characters of a bad input are quoted back in an error
 
 
 def card_id(rank: str, suit: str) -> int:
@@ -81,10 +80,5 @@ def parse_card(text: str, *, field: str = "card") -> int:
     """A card id from its name (``7S``, ``10h``, ``RJ``); :class:`InvalidNotationError` names the field."""
     card = BY_NAME.get(text.strip().upper())
     if card is None:
-        raise InvalidNotationError(f"unknown card {shorten(text)!r}", field=field)
+        raise InvalidNotationError("unknown card", field=field, text=text)
     return card
-
-
-def shorten(value: str) -> str:
-    """``value`` cut to at most ``QUOTE_LIMIT`` characters, for error messages (a huge input is never echoed)."""
-    return value if len(value) <= QUOTE_LIMIT else value[: QUOTE_LIMIT - 1] + "…"

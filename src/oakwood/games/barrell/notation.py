@@ -29,8 +29,9 @@ import re
 from typing import TYPE_CHECKING
 
 from oakwood.engine import InvalidNotationError, Rng
+from oakwood.engine.rng import COUNTER_MAX, SEED_MAX, SEED_MIN
 
-from .cards import ALL_CARDS_MASK, BIT, DECK_SIZE, NAMES, cards_of, parse_card, shorten
+from .cards import ALL_CARDS_MASK, BIT, DECK_SIZE, NAMES, cards_of, parse_card
 from .consistency import check_position
 from .state import BarrellState
 
@@ -120,9 +121,6 @@ def write(state: BarrellState) -> str:
 
 # ---------------------------------------------------------------------------------------------- parsing
 _INTEGER = re.compile(r"-?[0-9]{1,40}")
-#: An RNG ``seed:counter`` the engine's generator accepts.
-SEED_RANGE = (-(2**127), 2**128 - 1)
-COUNTER_RANGE = (0, 2**64 - 1)
 #: Battle scores lie between every numbered heart doubled by a King of Clubs and every other numbered card
 #: (Aces at 11) doubled: −(11 + 2 + … + 10) × 2 and 3 × 65 × 2.
 SCORE_RANGE = (-130, 390)
@@ -131,8 +129,8 @@ MAX_WINS = 1_000_000
 
 
 class _Reader:
-    """Reads field values for an ``n``-player position; every error names the field and quotes at most
-    80 characters of the bad value (``cards.shorten``). Also records which zone each card was placed in, so a card
+    """Reads field values for an ``n``-player position; every error names the field and quotes the bad value
+    (the engine's error cuts it short). Also records which zone each card was placed in, so a card
     named twice is reported where it appears the second time."""
 
     def __init__(self, n: int) -> None:
@@ -140,7 +138,7 @@ class _Reader:
         self.placed = 0
 
     def fail(self, field: str, message: str, value: str | None = None) -> InvalidNotationError:
-        return InvalidNotationError(message, field=field, text=None if value is None else shorten(value))
+        return InvalidNotationError(message, field=field, text=value)
 
     def integer(self, field: str, value: str, low: int, high: int) -> int:
         if not _INTEGER.fullmatch(value):
@@ -223,14 +221,14 @@ def parse(game: Barrell, text: str) -> BarrellState:
     """
     tokens = text.split()
     if not tokens or tokens[0] != "barrell":
-        raise InvalidNotationError("Barrell notation starts with 'barrell'", field="header", text=shorten(text[:20]))
+        raise InvalidNotationError("Barrell notation starts with 'barrell'", field="header", text=text)
     values: dict[str, str] = {}
     for token in tokens[1:]:
         key, eq, value = token.partition("=")
         if not eq or key not in KEYS:
-            raise InvalidNotationError("unknown field", field=shorten(key or token), text=shorten(token))
+            raise InvalidNotationError(f"unknown field (the fields are {', '.join(KEYS)})", text=token)
         if key in values:
-            raise InvalidNotationError("field given twice", field=key, text=shorten(token))
+            raise InvalidNotationError("field given twice", field=key, text=token)
         values[key] = value
     missing = [k for k in KEYS if k not in values]
     if missing:
@@ -240,8 +238,8 @@ def parse(game: Barrell, text: str) -> BarrellState:
     seed_text, colon, counter_text = values["rng"].partition(":")
     if not colon:
         raise read.fail("rng", "expected seed:counter", values["rng"])
-    seed = read.integer("rng", seed_text, *SEED_RANGE)
-    counter = read.integer("rng", counter_text, *COUNTER_RANGE)
+    seed = read.integer("rng", seed_text, SEED_MIN, SEED_MAX)  # what the engine's generator accepts
+    counter = read.integer("rng", counter_text, 0, COUNTER_MAX)
     try:
         state = BarrellState.empty(game, n, seed, start=text)
         state.rng = Rng(seed, counter)
