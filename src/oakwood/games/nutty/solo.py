@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Event, InvariantError
+from oakwood.engine import Event, InvalidOptionError, InvariantError
 
 from . import actions as A
 from .actions import Act, place_name
@@ -30,6 +30,7 @@ from .cards import (
     SOLO_KEEP_WITH_EVENTS,
     STICKY,
     SWINGING,
+    TREE_SIZE,
     WIND,
     expand,
 )
@@ -71,6 +72,12 @@ class SoloState(TreeState):
                 box.remove(power)
                 self.market.append(power)
         self.box = box
+        if len(deck) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
+            raise InvalidOptionError(
+                f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
+                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(deck)} "
+                f"of them, {TREE_SIZE} are needed"
+            )
         self.rng.shuffle(deck)
         self._deal(deck, setup_acorns=False)
         self.log(Event("setup", {"players": 1, "deck": len(self.deck), "market": list(self.market)}))
