@@ -101,7 +101,7 @@ def test_ns2_setup_acorns_stay_and_short_supply() -> None:
 
 def test_ns3_shifting() -> None:
     # (i) the last card of a shortened limb: the tokens go to i − 1
-    end = load(position(tree("~1,~2,SW"), [board(at="L1c3"), board()]))
+    end = load(position(tree("~1,~2,SW"), [board(at="L1c3"), board()], rest_to_out=True))
     play(end, "claim")
     assert obs(end)["boards"][0]["at"] == "L1c2" and len(obs(end)["tree"][0]) == 2
     # (ii) loose acorns follow the tokens; (iii) a revealed Broken Branch underfoot: step inward
@@ -117,7 +117,8 @@ def test_ns3_shifting() -> None:
 
 
 def test_ns4_shortened_limb_and_empty_deck() -> None:
-    short = load(position(tree("~1,LA,~2,~1"), [board(at="L1c2"), board()]))
+    # While the Leaf Deck lasts, only a break shortens a limb: this one broke beyond its two Broken Branches.
+    short = load(position(tree("~1,LA,BB,BB"), [board(at="L1c2"), board()], out="1"))
     deck = obs(short)["deck"]
     play(short, "claim")
     assert len(obs(short)["tree"][0]) == 3 and obs(short)["deck"] == deck
@@ -220,9 +221,10 @@ def test_ns11_backpack_spittoon_lasso() -> None:
     assert obs(state)["boards"][0]["nest"]["brown"] == 1
     assert not any(a.startswith("spit") for a in legal(state))  # once per turn
     assert [a for a in legal(state) if a.startswith("lasso")] == []  # nothing adjacent to pull
-    lasso = load(position(tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1"), [board(at="L1c2", powers="FL,LA"), board()]))
+    short = tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1")  # limb 2 is short: the Leaf Deck has run out
+    lasso = load(position(short, [board(at="L1c2", powers="FL,LA"), board()], rest_to_out=True))
     assert [a for a in legal(lasso) if a.startswith("lasso")] == ["lasso L1c3 brown"]
-    lateral = load(position(tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1"), [board(at="L1c2", powers="FL,LA"), board()]),
+    lateral = load(position(short, [board(at="L1c2", powers="FL,LA"), board()], rest_to_out=True),
                    lasso_lateral_with_flying=True)  # fmt: skip
     assert [a for a in legal(lateral) if a.startswith("lasso")] == ["lasso L1c3 brown", "lasso L2c2 golden"]
     trunk = load(position(tree("1*1.0,1,2*1.0,~1,~BB"), [board(powers="LA"), board()]))
@@ -254,12 +256,12 @@ def test_ns12_sticky_fingers() -> None:
 
 def test_ns13_flying_and_single_use_doppelganger() -> None:
     text = position(tree("~1,BB,~2", "~1,~2", "-", "-", "~1,~1", "~1,~1,~2"),
-                    [board(at="L6c2", powers="FL"), board()])  # fmt: skip
+                    [board(at="L6c2", powers="FL"), board()], rest_to_out=True)  # fmt: skip
     moves = [a for a in legal(load(text)) if a.startswith("move")]
     # L1c2 is a revealed Broken Branch (never a landing), L5 has a card 2, the ring wraps L6 → L1.
     assert moves == ["move L5c2", "move L6c1", "move L6c3"]
     ring = tree("~1,1,~2", "~1,~2", "-", "-", "~1", "~1,~1,~BB")
-    flyer = load(position(ring, [board(at="L6c2", powers="FL"), board()]))
+    flyer = load(position(ring, [board(at="L6c2", powers="FL"), board()], rest_to_out=True))
     assert [a for a in legal(flyer) if a.startswith("move")] == ["move L1c2", "move L6c1", "move L6c3"]
     single = load(position(tree("~1,1,2*1.0,1*1.0,~BB"), [board(at="L1c3", powers="DO"), board(powers="LA")]),
                   doppelganger_duration="single_use")  # fmt: skip
@@ -269,7 +271,7 @@ def test_ns13_flying_and_single_use_doppelganger() -> None:
 
 def test_ns14_end_trigger_and_final_round() -> None:
     revealed = "1,1,1,1,1"
-    text = position(["~2,1,1", "2,2,2,2,2", "3,3,3,3,3", "G,G,G,G,G", "0,0,0,2,2", revealed],
+    text = position(["~2,BB,BB", "2,2,2,2,2", "3,3,3,3,3", "G,G,G,G,G", "0,0,0,2,2", revealed],
                     [board(), board(at="L1c1"), board()], turn="2.3.1.1")  # fmt: skip
     state = load(text)
     play(state, "flip")
@@ -286,7 +288,7 @@ def test_ns14_end_trigger_and_final_round() -> None:
 
 def test_ns15_tie_breaks() -> None:
     def finish(p1: str, p2: str, **options: object) -> list[int]:
-        state = load(position(tree("~1,~1,~1,~BB,~BB"), [p1, p2], end="1.0"), **options)
+        state = load(position(tree("~1,~1,~1,~BB,~BB"), [p1, p2], turn="2.3.1.1", end="1.0"), **options)
         play(state, "end")
         assert state.is_terminal()
         return state.winners()

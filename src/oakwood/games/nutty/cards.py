@@ -118,9 +118,7 @@ def composition(value: str) -> dict[str, int]:
     if len(value) > COMPOSITION_MAX_TEXT:
         raise InvalidOptionError(f"{_FIELD}: a composition is at most {COMPOSITION_MAX_TEXT} characters")
     if not value.lstrip().startswith("{"):
-        raise InvalidOptionError(
-            f"{_FIELD} must be proposed_v1 or a JSON object of kind: count, got {short(value)}"
-        )
+        raise InvalidOptionError(f"{_FIELD} must be proposed_v1 or a JSON object of kind: count, got {short(value)}")
     try:
         data = json.loads(value, object_pairs_hook=_refuse_duplicates)
     except InvalidOptionError:

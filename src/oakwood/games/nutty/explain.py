@@ -16,8 +16,10 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     if state.phase == "fools" and verb != "exchange":
         return "first choose which golden acorn Fool's Gold takes (exchange cheeks/backpack/nest/burrow)"
     if verb == "exchange":
-        return f"there is no Fool's Gold to settle with your {act.other}" if state.phase != "fools" else (
-            f"you have no golden acorn in your {act.other}"
+        return (
+            f"there is no Fool's Gold to settle with your {act.other}"
+            if state.phase != "fools"
+            else (f"you have no golden acorn in your {act.other}")
         )
     if state.solo and verb in ("end", "convert", "claim", "steal", "loot", "owl", "copy", "spit"):
         return f"'{act}' is not part of the solo game"
@@ -80,9 +82,7 @@ def _why_move(state: Any, seat: int, act: Act) -> str:
         return f"you cannot reach {str(act)[5:]} from here (or cannot pay for it; NS-17)"
     ap = state.ap
     if act.limb >= 0 and is_broken(state.limbs[act.limb][act.pos]):
-        return (
-            f"moving onto the Broken Branch at {str(act)[5:]} must leave AP to step off it (you have {ap} AP; NS-6)"
-        )
+        return f"moving onto the Broken Branch at {str(act)[5:]} must leave AP to step off it (you have {ap} AP; NS-6)"
     return f"{str(act)[5:]} is not one move away, or you have no AP left ({ap})"
 
 

@@ -187,9 +187,8 @@ class Powers(TurnState):
             self._event("owl", seat=s, victim=act.seat, power=act.power)
         else:
             fallen = [v for v, w in enumerate(self.where) if v != s and w != TRUNK and w // STRIDE == act.limb]
-            for v in fallen:
-                self.fall(v)
             self._event("owl", seat=s, limb=act.limb + 1, fallen=fallen)
+            self.fall_all(fallen, "the Owl")
         if OWL in self.powers[s]:
             self.powers[s] = tuple(p for p in self.powers[s] if p != OWL)
             self.out_known.append(OWL)
