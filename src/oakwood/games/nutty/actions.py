@@ -33,6 +33,10 @@ class Act:
     other: str = ""
     pay: str = ""  # solo: the acorns that pay, as typed after "with" (NS-17k); "" = the usual payment
 
+    def replace_pay(self, pay: str = "") -> Act:
+        """The same action paid another way (the canonical instance from the codec tables)."""
+        return ORDER_BY_KEY[(self.verb, self.limb, self.pos, self.colour, self.seat, self.power, self.other, pay)]
+
     def __str__(self) -> str:
         text = self._text()
         return f"{text} with {self.pay}" if self.pay else text
@@ -147,3 +151,4 @@ def all_actions() -> list[Act]:
 
 ALL_ACTIONS = all_actions()
 ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}
+ORDER_BY_KEY = {(a.verb, a.limb, a.pos, a.colour, a.seat, a.power, a.other, a.pay): a for a in ALL_ACTIONS}

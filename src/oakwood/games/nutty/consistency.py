@@ -307,18 +307,6 @@ def _check_winners(state: NuttyState, running: bool) -> None:
 def _check_solo(state: SoloState) -> None:
     opts = state.game.options
     keep = SOLO_KEEP_WITH_EVENTS if opts.solo_keep_events else SOLO_KEEP
-    box = Counter(kind for kind in expand(state.cards) if kind not in keep)
-    market = [p for p in MARKET if box[p]]
-    box.subtract(market)
-    if Counter(state.box) != +box:
-        raise _bad("the box holds exactly the cards the solo deck leaves out (NS-17)", "box", ",".join(state.box))
-    held = sorted([*state.market, *state.powers[0]], key=MARKET.index)
-    if held != market or len(state.market) != len(set(state.market)):
-        raise _bad(
-            "the market and the board hold one of each market power between them (NS-17 h)",
-            "market",
-            ",".join(state.market),
-        )
     for name, cards in (("tree", [slot[0] for limb in state.limbs for slot in limb]), ("deck", state.deck)):
         for kind in cards:
             if kind not in keep:
@@ -327,6 +315,18 @@ def _check_solo(state: SoloState) -> None:
         for kind in cards:
             if kind not in keep:
                 raise _bad(f"{NAME[kind]} is not in the solo deck (NS-17)", name, kind)
+    box = Counter(kind for kind in expand(state.cards) if kind not in keep)
+    market = [p for p in MARKET if box[p]]
+    box.subtract(market)
+    held = [*state.market, *state.powers[0]]
+    if any(p not in MARKET for p in held) or sorted(held, key=MARKET.index) != market:
+        raise _bad(
+            "the market and the board hold one of each market power between them (NS-17 h)",
+            "market",
+            ",".join(state.market),
+        )
+    if Counter(state.box) != +box:
+        raise _bad("the box holds exactly the cards the solo deck leaves out (NS-17)", "box", ",".join(state.box))
     if state.stick_b[0] or state.stick_g[0] or state.sappy_next[0] or state.sappy_now[0]:
         raise _bad("no Sticky Fingers track and no Sappy Feet in solo (NS-17)", "p1")
     if state.gone_b or state.gone_g:

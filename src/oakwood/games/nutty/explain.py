@@ -13,6 +13,14 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     """A sentence explaining why ``action`` is refused for ``seat`` in ``state`` (multiplayer or solo)."""
     act: Act = action
     verb = act.verb
+    if not state.solo and (verb in ("buy", "end game", "bribe") or act.pay):
+        return f"'{act}' exists only in the solo game"
+    if state.phase == "bribe" and verb != "bribe":
+        return "first bribe the Owl: 'bribe' pays the usual way, 'bribe with …' names the acorns (NS-17k)"
+    if verb == "bribe":
+        return "there is no Owl waiting for a bribe" if state.phase != "bribe" else _why_payment(state, act, 3)
+    if act.pay and act.replace_pay() in state.legal_actions(seat):
+        return _why_payment(state, act, 1 if verb == "move" else 3)
     if state.phase == "fools" and verb != "exchange":
         return "first choose which golden acorn Fool's Gold takes (exchange cheeks/backpack/nest/burrow)"
     if verb == "exchange":
@@ -23,8 +31,6 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
         )
     if state.solo and verb in ("end", "convert", "claim", "steal", "loot", "owl", "copy", "spit"):
         return f"'{act}' is not part of the solo game"
-    if not state.solo and verb in ("buy", "end game"):
-        return f"'{act}' exists only in the solo game"
     w = state.where[seat]
     on_trunk = w == TRUNK
     on_broken = not on_trunk and is_broken(state.limbs[w // STRIDE][w % STRIDE])
@@ -65,6 +71,20 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     if verb == "end game":
         return "the game is already over"
     return f"'{act}' is not legal now"
+
+
+def _why_payment(state: Any, act: Act, cost: int) -> str:
+    """Why a named payment (NS-17k) is refused when the action itself could be taken."""
+    from . import payment
+
+    plain = str(act.replace_pay())
+    if act.verb == "move" and state.move_cost(act.limb, act.pos) == 0:
+        return f"'{plain}' costs nothing: there is no payment to choose"
+    taken = payment.BY_TEXT[(cost, act.pay)]
+    have = payment.holdings(state)
+    if not payment.affordable(have, taken):
+        return f"you do not hold {payment.describe(taken)} to pay with"
+    return f"that is how '{plain}' pays anyway: type '{plain}'"
 
 
 # The power each power action needs (the Doppelgänger is needed to start a copy).

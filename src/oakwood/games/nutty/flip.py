@@ -31,7 +31,7 @@ class Flipping(TurnState):
         limb, pos = divmod(self.where[s], STRIDE)
         kind, _, brown, golden = self.limbs[limb][pos]
         self.limbs[limb][pos] = (kind, True, brown, golden)
-        self._event("flip", seat=s, at=place_name(limb, pos), card=kind)
+        self._event("flip", seat=s, at=place_name(limb, pos), card=kind, ap=self.ap)
         ends = self._resolve(s, limb, pos, auto_fools=False)
         self._after_tree_change(s, limb, ends)
 

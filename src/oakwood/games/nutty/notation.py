@@ -210,7 +210,7 @@ def read(game: Nutty, text: str) -> TreeState:
 def _read_rng(text: str) -> Rng:
     """``SEED:COUNTER``: a seed from −2**127 to 2**128 − 1 and a counter from 0 to 2**64 − 1."""
     seed_text, sep, counter_text = text.partition(":")
-    if not sep or not re.fullmatch(r"-?\d{1,39}", seed_text) or not re.fullmatch(r"\d{1,20}", counter_text):
+    if not sep or not re.fullmatch(r"-?\d{1,40}", seed_text) or not re.fullmatch(r"\d{1,40}", counter_text):
         raise bad("expected SEED:COUNTER, whole numbers", "rng", text)
     seed, counter = int(seed_text), int(counter_text)
     if not SEED_RANGE[0] <= seed < SEED_RANGE[1] or counter >= COUNTER_LIMIT:

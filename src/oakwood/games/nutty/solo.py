@@ -457,9 +457,10 @@ class SoloState(TreeState):
 
     def _do_bury(self, act: Act) -> None:
         colour = act.colour
-        if (self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]) or self.pack[0] == colour:
+        in_cheeks = self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]
+        if in_cheeks or self.pack[0] == colour:
+            source = "cheeks" if in_cheeks else "backpack"
             self.take_carried(0, colour)
-            source = "carried"
         elif colour == "b":
             self.nest_b[0] -= 1
             source = "nest"
@@ -477,7 +478,7 @@ class SoloState(TreeState):
         brown, golden = int(act.colour == "b"), int(act.colour == "g")
         self.add_to_card(act.limb, act.pos, -brown, -golden)
         self.add_to_card(limb, pos, brown, golden)
-        self._event("lasso", seat=0, source=place_name(act.limb, act.pos), colour=act.colour)
+        self._event("lasso", seat=0, source=place_name(act.limb, act.pos), to=place_name(limb, pos), colour=act.colour)
 
     def _do_buy(self, act: Act) -> None:
         """NS-17 h: buy a market power for 3 points; with three powers, one goes back to the market."""

@@ -288,15 +288,16 @@ class NuttyState(Flipping, Powers):
         self.supply_b += 5
         self.supply_g -= 1
         self.nest_g[s] += 1
-        self._event("convert", seat=s)
+        self._event("convert", seat=s, ap=self.ap)
 
     def _do_bury(self, s: int, act: Act) -> None:
         """Bury (1 AP per acorn, on the trunk), from the cheeks, then the Backpack, then the nest."""
         self.ap -= 1
         colour = act.colour
-        if (self.cheeks_b[s] if colour == "b" else self.cheeks_g[s]) or self.pack[s] == colour:
+        in_cheeks = self.cheeks_b[s] if colour == "b" else self.cheeks_g[s]
+        if in_cheeks or self.pack[s] == colour:
+            source = "cheeks" if in_cheeks else "backpack"
             self.take_carried(s, colour)
-            source = "carried"
         elif colour == "b":
             self.nest_b[s] -= 1
             source = "nest"
@@ -307,7 +308,7 @@ class NuttyState(Flipping, Powers):
             self.bur_b[s] += 1
         else:
             self.bur_g[s] += 1
-        self._event("bury", seat=s, colour=colour, source=source, points=self.points(s))
+        self._event("bury", seat=s, colour=colour, source=source, points=self.points(s), ap=self.ap)
         self._check_win(s)
 
     # ================================================================== END OF A TURN, END OF THE GAME: turn.py

@@ -278,7 +278,7 @@ class TreeState(State):
             self.bur_g[s] -= 1
             self.bur_b[s] += brown
         if self.record_events:
-            self.log(Event("fools_gold", {"seat": s, "place": place}))
+            self.log(Event("fools_gold", {"seat": s, "place": place, "brown": brown}))
 
     # ------------------------------------------------------------------ limbs: shifting, refilling, breaks
     def remove_card(self, limb: int, pos: int, refill: bool = True) -> str:

@@ -132,10 +132,13 @@ class TurnState(TreeState):
         if self.opts.win_at_20 == "immediate":
             self.win_seats = [s]
             self.phase = "over"
-            self._event("game_over", winners=[s], reason="20 points")
+            self._event("game_over", winners=[s], reason="20 points", scores=self._points_all())
             return
         left = self._rest_of_round(s)
         self.turns_left = left if self.turns_left < 0 else min(self.turns_left, left)
+
+    def _points_all(self) -> list[int]:
+        return [self.points(s) for s in range(self.num_players)]
 
     def tie_key(self, seat: int) -> tuple[int, int, int]:
         """Points, then golden acorns (NS-15 scope), then the value of unburied acorns."""
@@ -151,7 +154,7 @@ class TurnState(TreeState):
         best = max(keys)
         self.win_seats = [s for s in range(self.num_players) if keys[s] == best]
         self.phase = "over"
-        self._event("game_over", winners=self.win_seats, reason=reason)
+        self._event("game_over", winners=self.win_seats, reason=reason, scores=self._points_all())
 
     # ================================================================== notation (the turn fields)
     def notation_fields(self) -> list[str]:
