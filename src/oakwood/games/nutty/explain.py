@@ -81,10 +81,11 @@ def _why_payment(state: Any, act: Act, cost: int) -> str:
     if act.verb == "move" and state.move_cost(act.limb, act.pos) == 0:
         return f"'{plain}' costs nothing: there is no payment to choose"
     taken = payment.BY_TEXT[(cost, act.pay)]
-    have = payment.holdings(state)
-    if not payment.affordable(have, taken):
-        return f"you do not hold {payment.describe(taken)} to pay with"
-    return f"that is how '{plain}' pays anyway: type '{plain}'"
+    if not payment.affordable(payment.holdings(state), taken):
+        return f"you cannot pay with {payment.describe(taken)}: you do not hold it all"
+    same = payment.equivalent(state, cost, taken)
+    listed = f"{plain} with {same}" if same else plain
+    return f"that leaves you exactly what '{listed}' does: type '{listed}' (NS-17k)"
 
 
 # The power each power action needs (the Doppelgänger is needed to start a copy).

@@ -104,10 +104,41 @@ def affordable(have: Taken, taken: Taken) -> bool:
 
 
 def alternatives(state: TreeState, amount: int) -> list[str]:
-    """The payment texts the player may name for ``amount`` now: affordable, and not the usual payment."""
+    """The payment texts the player may name for ``amount`` now (NS-17k).
+
+    Only affordable payments whose outcome differs from the usual payment's and from every payment listed
+    before it: two ways that leave the squirrel with the same acorns are one choice.
+    """
     have = holdings(state)
-    default = usual(have, amount)
-    return [payment_text(t) for t in NAMED[amount] if t != default and affordable(have, t)]
+    supply_b = state.supply_b
+    seen = {_outcome(have, usual(have, amount), amount, supply_b)}
+    out = []
+    for taken in NAMED[amount]:
+        if affordable(have, taken):
+            outcome = _outcome(have, taken, amount, supply_b)
+            if outcome not in seen:
+                seen.add(outcome)
+                out.append(payment_text(taken))
+    return out
+
+
+def equivalent(state: TreeState, amount: int, taken: Taken) -> str:
+    """The listed payment that leaves what ``taken`` would ("" for the usual payment): why it is not listed."""
+    have = holdings(state)
+    target = _outcome(have, taken, amount, state.supply_b)
+    if _outcome(have, usual(have, amount), amount, state.supply_b) == target:
+        return ""
+    for text in alternatives(state, amount):
+        if _outcome(have, BY_TEXT[(amount, text)], amount, state.supply_b) == target:
+            return text
+    return ""
+
+
+def _outcome(have: Taken, taken: Taken, amount: int, supply_b: int) -> Taken:
+    """What the squirrel holds after a payment (the supply follows: every acorn is somewhere)."""
+    cb, cg, pb, pg, nb, ng = (h - t for h, t in zip(have, taken, strict=True))
+    change = min(value(taken) - amount, supply_b + taken[0] + taken[2] + taken[4])
+    return (cb, cg, pb, pg, nb + change, ng)
 
 
 def settle(state: TreeState, amount: int, taken: Taken) -> int:
