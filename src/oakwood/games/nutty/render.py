@@ -116,6 +116,8 @@ def render(obs: Mapping[str, Any]) -> str:
 def _seats(seats: list[int]) -> str:
     """``P1``, ``P1 and P3``, ``P1, P2 and P4``."""
     names = [f"P{s + 1}" for s in seats]
+    if not names:
+        return "nobody"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -148,7 +150,11 @@ _FALL_CAUSE = {
     "wind gust": ", pushed by a Wind Gust",
     "the Owl": ", scared by the Owl",
 }
-_GAME_OVER = {"20 points": "20 points buried", "final round over": "the final round is over"}
+_GAME_OVER = {
+    "20 points": "20 points buried",
+    "final round over": "the final round is over",
+    "round limit": "max_rounds reached",
+}
 
 
 def _falls(seats: list[int], lost: list[list[int]], how: str) -> str:
@@ -247,7 +253,7 @@ def describe_event(event: Mapping[str, Any]) -> str:
     if kind == "steal":
         victim = f"P{event['victim'] + 1}"
         if "power" in event:
-            return f"{who} steals {victim}'s {NAME[event['power']]}{_ap(event)}."
+            return f"{who} steals {victim}'s {_owned(event['power'])}{_ap(event)}."
         where = "onto Sticky Fingers" if event.get("tracked") else "into the cheeks"
         return f"{who} steals a {colour} acorn from {victim}'s {event['source']} {where}{_ap(event)}."
     if kind == "owl":
@@ -258,7 +264,7 @@ def describe_event(event: Mapping[str, Any]) -> str:
                 return "The Owl cannot be bribed with 3 points: the game is lost."
             return f"{who} bribes the Owl with 3 points: {_paid(event)}; the Owl leaves play."
         if "power" in event:
-            return f"{who}'s Owl destroys P{event['victim'] + 1}'s {NAME[event['power']]}; the Owl leaves play."
+            return f"{who}'s Owl destroys P{event['victim'] + 1}'s {_owned(event['power'])}; the Owl leaves play."
         return f"{who} sets the Owl on limb L{event['limb']}; the Owl leaves play."
     if kind == "pickpocket":
         place = "the Backpack" if event["place"] == "backpack" else "the cheeks"
@@ -296,6 +302,11 @@ def describe_event(event: Mapping[str, Any]) -> str:
         return _game_over(event)
     details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "seat"))
     return f"{who} {kind.replace('_', ' ')}" + (f": {details}" if details else "")
+
+
+def _owned(power: str) -> str:
+    """A power's name after a possessive: ``P2's Lasso``, not ``P2's The Lasso``."""
+    return NAME[power].removeprefix("The ")
 
 
 def _points(n: int) -> str:

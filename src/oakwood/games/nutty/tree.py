@@ -208,7 +208,7 @@ class TreeState(State):
 
     def fall_all(self, seats: list[int], cause: str) -> None:
         """FALL for several squirrels, logged once with what each one carried back to the supply."""
-        if self.record_events:
+        if self.record_events and seats:
             self._event("fall", seats=seats, cause=cause, lost=[self.carried_colours(v) for v in seats])
         for v in seats:
             self.fall(v)
