@@ -6,7 +6,7 @@ once; its order is fixed and shared by the multiplayer and the solo game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import LIMB_LENGTH, LIMBS, MARKET, POWER_WORD, POWERS
 from .payment import MOVE_COST, PRICE, TEXTS
@@ -20,9 +20,12 @@ def place_name(limb: int, pos: int) -> str:
     return "trunk" if limb < 0 else f"L{limb + 1}c{pos + 1}"
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
-    """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text."""
+class Act(NamedTuple):
+    """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text.
+
+    A NamedTuple rather than a frozen dataclass: equality and hashing run in C, and ``apply`` checks
+    membership in the legal actions (comparing against each one before the match) on every step.
+    """
 
     verb: str
     limb: int = -1
@@ -35,7 +38,7 @@ class Act:
 
     def replace_pay(self, pay: str = "") -> Act:
         """The same action paid another way (the canonical instance from the codec tables)."""
-        return ORDER_BY_KEY[(self.verb, self.limb, self.pos, self.colour, self.seat, self.power, self.other, pay)]
+        return CANONICAL[self._replace(pay=pay)]
 
     def __str__(self) -> str:
         text = self._text()
@@ -151,4 +154,4 @@ def all_actions() -> list[Act]:
 
 ALL_ACTIONS = all_actions()
 ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}
-ORDER_BY_KEY = {(a.verb, a.limb, a.pos, a.colour, a.seat, a.power, a.other, a.pay): a for a in ALL_ACTIONS}
+CANONICAL = {a: a for a in ALL_ACTIONS}

@@ -110,6 +110,8 @@ def alternatives(state: TreeState, amount: int) -> list[str]:
     before it: two ways that leave the squirrel with the same acorns are one choice.
     """
     have = holdings(state)
+    if sum(1 for held in have if held) < 2:
+        return []  # one kind of acorn in one place: only one way to pay
     supply_b = state.supply_b
     seen = {_outcome(have, usual(have, amount), amount, supply_b)}
     out = []

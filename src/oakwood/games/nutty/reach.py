@@ -15,13 +15,14 @@ The rulebook: "if all available moves have been exhausted, the game is over". Oa
   stops a game not worth going on with ``end game``), and ignores Sticky Fingers' pickpocketing on the way.
 
 The search is a cheapest-first walk over (place, powers held): at most 31 places × the sets of market
-powers, stopping at the first thing within reach, so it is cheap while the tree still has something to
-offer and bounded when it does not.
+powers, stopping at the first thing within reach. It runs after every solo action, so it first walks the
+places alone with the powers held (no purchase), which settles the common case cheaply.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from typing import TYPE_CHECKING
 
 from .cards import BACKPACK, FLYING, LASSO, SWINGING
@@ -38,6 +39,10 @@ def can_gain(state: SoloState) -> bool:
     """Whether a face-down card, an acorn to gather or lasso, or a carried acorn to stash is within reach."""
     budget = state.wealth()
     owned = state.powers[0]
+    if _within(state, owned, budget):
+        return True  # the common case, decided without purchases: this runs after every solo action
+    if budget < PRICE:
+        return False
     # Powers that change what can be reached; the Backpack only takes a slot (and may be returned).
     for_sale = tuple(p for p in state.market if p != BACKPACK)
     start = (state.where[0], owned)
@@ -56,6 +61,31 @@ def can_gain(state: SoloState) -> bool:
             if cost <= budget and cost < best.get((nxt, held), budget + 1):
                 best[(nxt, held)] = cost
                 heapq.heappush(queue, (cost, nxt, held))
+    return False
+
+
+def _within(state: SoloState, powers: Powers, budget: int) -> bool:
+    """Something within reach with the powers held, buying nothing: a 0-1 breadth-first walk by cost."""
+    start = state.where[0]
+    cost = {start: 0}
+    queue = deque([start])
+    done: set[int] = set()
+    while queue:
+        where = queue.popleft()
+        if where in done:
+            continue
+        done.add(where)
+        if _something_at(state, where, powers):
+            return True
+        here = cost[where]
+        for nxt, price in _steps(state, where, powers):
+            total = here + price
+            if total <= budget and total < cost.get(nxt, budget + 1):
+                cost[nxt] = total
+                if price:
+                    queue.append(nxt)
+                else:
+                    queue.appendleft(nxt)
     return False
 
 

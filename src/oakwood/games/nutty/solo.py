@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Self
 from oakwood.engine import Event, InvalidOptionError, InvariantError
 
 from . import actions as A
-from . import payment
+from . import payment, reach
 from .actions import Act, place_name
 from .cards import (
     ARBORIST,
@@ -505,9 +505,7 @@ class SoloState(TreeState):
 
     def can_gain(self) -> bool:
         """NS-17 g: whether anything is still within reach (the rule is in ``reach.py``)."""
-        from .reach import can_gain
-
-        return can_gain(self)
+        return reach.can_gain(self)
 
     def _finish(self, result: str, reason: str) -> None:
         self.phase = "over"
