@@ -100,6 +100,11 @@ def test_4_a_limb_with_two_revealed_broken_branches_has_broken() -> None:
     load(position(["1,BB,BB", *PAD], [board(), board()], rest_to_out=True, hidden="1,1"))
 
 
+def test_4_a_revealed_event_has_left_the_tree() -> None:
+    refused(position(["~2,~1,WG,~1,~BB", *PAD], [board(), board()]), "tree", "a face-up Wind Gust at L1c3")
+    load(position(["~2,~1,BB,~1,~BB", *PAD], [board(), board()]))  # a Broken Branch stays
+
+
 def test_4_unseen_cards_out_of_play_come_from_a_break() -> None:
     refused(position(["~2,~1,~1,~1,~BB", *PAD], [board(), board()], hidden="SW"), "hidden", "no limb has broken")
 

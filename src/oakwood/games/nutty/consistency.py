@@ -11,9 +11,10 @@ Both modes
     Backpacks, nests, burrows, on Sticky Fingers, or ``gone`` out of play.
  3. Boards (``pN``): at most two acorns in the cheeks; an acorn in the Backpack only with a Backpack (held,
     or copied this turn by the current player's Doppelgänger); at most three different powers (NS-5).
- 4. Tree (``tree``): no two adjacent revealed Broken Branches with cards beyond them while the game runs
-    (the limb would have broken, NS-6); cards out of play unseen (``hidden``) only if some limb ends in two
-    revealed Broken Branches (only a break removes face-down cards).
+ 4. Tree (``tree``): while the game runs, no two adjacent revealed Broken Branches with cards beyond them
+    (the limb would have broken, NS-6) and no face-up event other than a Broken Branch (a revealed event
+    leaves the tree at once, NS-7 … NS-10); cards out of play unseen (``hidden``) only if some limb ends in
+    two revealed Broken Branches (only a break removes face-down cards).
 
 Multiplayer
  5. ``box`` and ``market`` are empty (solo only).
@@ -57,8 +58,10 @@ from oakwood.engine import InvalidNotationError
 
 from .cards import (
     BACKPACK,
+    BROKEN,
     BROWN_TOTAL,
     DOPPEL,
+    EVENTS,
     FOOLS,
     GOLDEN_TOTAL,
     KIND_ORDER,
@@ -193,6 +196,11 @@ def _check_tree(state: TreeState, text: str) -> None:
                 f"limb {limb + 1} has two adjacent revealed Broken Branches with cards beyond (NS-6)", "tree", text
             )
         ends_broken = ends_broken or (pair >= 0 and pair + 2 == len(cards))
+        for pos, (kind, up, _, _) in enumerate(cards):
+            if up and kind in EVENTS and kind != BROKEN and _running(state):
+                raise _bad(
+                    f"a face-up {NAME[kind]} at L{limb + 1}c{pos + 1}: a revealed event leaves the tree", "tree", text
+                )
     if state.out_hidden and not ends_broken:
         raise _bad("face-down cards out of play, but no limb has broken (NS-6)", "hidden", ",".join(state.out_hidden))
 
