@@ -145,3 +145,25 @@ def test_powers_taken_and_the_end_trigger() -> None:
     assert lines(load(last, end_trigger="tree_all_revealed"), "flip")[1:] == [
         "No face-down card is left: the end is triggered, with 3 more turns after this one."
     ]
+
+
+def test_the_picture_counts_right() -> None:
+    revealed = ["2,1,1,BB,BB", *(limb.replace("~", "") for limb in PAD)]
+    state = load(position(revealed, [board(burrow="1.0"), board(burrow="2.0")], end="1.3"))
+    picture = state.game.render(state.observe(None)).splitlines()
+    assert (
+        picture[0] == "Nutty Squirrels — multiplayer, round 1, P1 to play with 3 AP (last turns: this one and 3 more)"
+    )
+    assert picture[-2].startswith(">P1 at trunk    1 point · cheeks -")
+    assert picture[-1].startswith(" P2 at trunk   2 points · cheeks -")
+    solo = load(position(["1*1.0,~1,~1,~1,~BB", *SOLO_PAD], [board(nest="1.0")], solo=True))
+    assert "Wealth (cheeks, backpack, nest) 1 point" in solo.game.render(solo.observe(0))
+    over = load(
+        position(
+            ["1*1.0,~1,~1,~1,~BB", *SOLO_PAD],
+            [board(nest="1.0")],
+            solo=True,
+            solo_fields="solo=5 phase=over result=ended",
+        )
+    )
+    assert over.game.render(over.observe(0)).endswith("Game over: ended, with 1 point.")

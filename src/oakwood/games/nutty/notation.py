@@ -2,20 +2,28 @@
 
 Space-separated ``key=value`` fields, in this order::
 
-    nutty:multi players=2
+    nutty:multi players=2               (nutty:solo players=1 for the solo game)
     tree=~2,~BB*1.0,3*2.0,~G,~1/…      six limbs (``-`` when empty), card 1 first;
                                         ``~`` face down; ``*B.G`` acorns lying on the card
     deck=BB,2,…                         the Leaf Deck, top card first (``-`` when empty)
-    out=WG,SF  hidden=~3,~1             out of play face up / never revealed
-    box=…  market=…                     solo: cards set aside, powers for sale
+    out=WG,SF  hidden=3,1               out of play face up / never revealed
+    box=…  market=…                     solo: cards set aside, powers for sale (``-`` in multiplayer)
     supply=48.15  gone=0.0              brown.golden in the supply / out of play
     p1=T|SW,BP|1.0|g|3.0|0.1|0.0|0.0    position | powers | cheeks | backpack (-,b,g) | nest | burrow |
                                         Sticky Fingers track | Sappy Feet next.now
-    turn=0.3.0.1  state=--.-  end=0.-1  phase=turn  win=-      (multiplayer; solo writes its own fields)
+    multiplayer: turn=CURRENT.AP.FIRST.ROUND (seats from 1)  used=STICKY.SPITTOON (0/1)
+                 copy=- or the copied power (! once spent)  end=TRIGGERED.TURNS_LEFT (-1: none)
+                 phase=turn|fools|over  win=- or the winning seats
+    solo:        solo=ACTIONS_TAKEN  phase=play|fools|bribe|over  result=-|won|lost|ended
     rng=SEED:COUNTER
 
 Card kinds are the codes of ``cards.py``: leaves ``0 1 2 3 G``, events ``BB WG FG SF AR``, powers
 ``SW FL BP LA ST SR SP DO OW``.
+
+Reading checks the syntax and the ranges here (numbers of at most seven digits; the RNG seed from −2**127
+to 2**128 − 1 and its counter below 2**64), then ``consistency.py`` refuses every position the rules
+cannot reach; the rules are listed there. Every refusal is an ``InvalidNotationError`` naming the field and
+quoting at most 80 characters of it.
 """
 
 from __future__ import annotations

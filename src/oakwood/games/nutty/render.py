@@ -62,8 +62,9 @@ def render(obs: Mapping[str, Any]) -> str:
     head = f"Nutty Squirrels — {mode}"
     if mode == "multiplayer" and not obs["terminal"]:
         head += f", round {obs['round']}, P{obs['current'] + 1} to play with {obs['ap']} AP"
-        if obs.get("end_triggered"):
-            head += f" (final turns: {obs['turns_left'] + 1} left)"
+        if obs.get("turns_left", -1) >= 0:  # the last round: the end was triggered, or 20 points with finish_round
+            left = obs["turns_left"]
+            head += f" (last turns: this one and {left} more)"
     lines.append(head)
     trunk = [str(i + 1) for i, b in enumerate(obs["boards"]) if b["at"] == "trunk"]
     lines.append(f"Central Trunk: {', '.join('P' + s for s in trunk) or '-'}")
@@ -83,7 +84,7 @@ def render(obs: Mapping[str, Any]) -> str:
     )
     if obs.get("market") is not None and mode == "solo":
         lines.append(f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}")
-        lines.append(f"Wealth (cheeks, backpack, nest) {obs['wealth']} points")
+        lines.append(f"Wealth (cheeks, backpack, nest) {_points(obs['wealth'])}")
     for seat, board in enumerate(obs["boards"]):
         powers = ", ".join(NAME[p] for p in board["powers"]) or "no powers"
         pack = f" backpack {board['backpack']}" if board["backpack"] else ""
@@ -97,13 +98,14 @@ def render(obs: Mapping[str, Any]) -> str:
             extra += f" · sappy feet {board['sappy_next'] + board['sappy_now']}"
         marker = ">" if seat in obs["to_act"] else " "
         lines.append(
-            f"{marker}P{seat + 1} at {board['at']:<6} {board['points']:>2} pts · cheeks "
+            f"{marker}P{seat + 1} at {board['at']:<6} {_points(board['points']):>9} · cheeks "
             f"{_acorns(cheeks['brown'], cheeks['golden']) or '-'}{pack}"
             f" · nest {_acorns(nest['brown'], nest['golden']) or '-'}"
             f" · burrow {_acorns(burrow['brown'], burrow['golden']) or '-'} · {powers}{extra}"
         )
     if obs.get("copy"):
-        lines.append(f"Doppelgänger copies {NAME[obs['copy']]} this turn")
+        spent = " (used up)" if obs.get("copy_spent") else ""
+        lines.append(f"Doppelgänger copies {NAME[obs['copy']]} this turn{spent}")
     if obs.get("phase") == "fools":
         lines.append(f"Fool's Gold: choose the golden acorn to exchange: {', '.join(obs['fools_places'])}")
     if obs.get("phase") == "bribe":
