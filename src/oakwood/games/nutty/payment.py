@@ -79,7 +79,10 @@ def holdings(state: TreeState) -> Taken:
 
 
 def usual(have: Taken, amount: int) -> Taken:
-    """The usual payment (NS-17i): carried brown, then nest brown, then one golden for the rest."""
+    """The usual payment (NS-17i): carried brown, then nest brown, then one golden for the rest.
+
+    Carried acorns first because they are not yet points and are at risk (a fall, Sticky Fingers).
+    """
     cheeks_b = min(have[0], amount)
     pack_b = min(have[2], amount - cheeks_b)
     nest_b = min(have[4], amount - cheeks_b - pack_b)
