@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from rich.console import Console
 
+from oakwood.agents import make_agent
 from oakwood.cli.play import PlaySession, SeatPlan
 from oakwood.cli.terminal import Terminal
 from oakwood.engine import Game, State, load
@@ -47,7 +48,7 @@ def race_state(game: Game, revealed: list[int]) -> State:  # type: ignore[type-a
 def session(answer: tuple[int | None, float], seats: list[str]) -> tuple[PlaySession, ScriptedRace]:
     game = load(TOY_NAME)
     state = race_state(game, [1, 2, 4])  # odd sum: the heuristic bot slaps
-    plans = [SeatPlan(s) if s == "human" else SeatPlan(s, game.make_agent(s, seed=1)) for s in seats]
+    plans = [SeatPlan(s) if s == "human" else SeatPlan(s, make_agent(game, s, seed=1)) for s in seats]
     term = ScriptedRace(answer)
     return PlaySession(game, state, plans, term, seed=9, delay=0, race_window=5.0), term
 
@@ -77,7 +78,7 @@ def test_humans_who_press_nothing_pass_and_the_bot_wins() -> None:
 def test_without_bot_slaps_the_window_is_the_full_race_window() -> None:
     game = load(TOY_NAME)
     state = race_state(game, [1, 3, 4])  # even sum: the heuristic bot passes
-    plans = [SeatPlan("human"), SeatPlan("heuristic", game.make_agent("heuristic", seed=1)), SeatPlan("human")]
+    plans = [SeatPlan("human"), SeatPlan("heuristic", make_agent(game, "heuristic", seed=1)), SeatPlan("human")]
     term = ScriptedRace((None, 5.0))
     s = PlaySession(game, state, plans, term, seed=9, delay=0, race_window=5.0)
     s.race()

@@ -10,12 +10,15 @@ that the replay reproduces every event. ``check_same_seed`` checks determinism.
 
 from __future__ import annotations
 
+import gc
 import json
+import types
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
-from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, Replay, Rng, State
+from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, PlayerView, Replay, Rng, State
 
 
 @dataclass
@@ -110,7 +113,8 @@ def check_clone(state: State, rng: Rng) -> None:
 
 
 def check_no_leak(state: State, rng: Rng, report: KitReport, worlds: int = 3) -> None:
-    """Determinized worlds look identical to the seat (and to spectators) yet really re-sample the hidden."""
+    """Determinized worlds look identical to the seat (and to spectators) yet really re-sample the hidden;
+    they hold nothing of the truth; and neither do views and observations."""
     truth = state.to_notation()
     spectator = state.observe(None)
     json.dumps(spectator)
@@ -127,6 +131,95 @@ def check_no_leak(state: State, rng: Rng, report: KitReport, worlds: int = 3) ->
             world.check_invariants()
             if world.to_notation() != truth:
                 report.hidden_resampled += 1
+        check_world_has_no_past(world)
+        check_world_depends_only_on_the_seat(state, seat, rng)
+    # Walking every reference is slow: one seat per position is enough, over the thousands of positions.
+    seat = rng.randbelow(state.num_players)
+    truth = truth_parts(state)
+    check_unreachable(state.determinize(seat, rng), truth, "a determinized world")
+    check_unreachable(state.observe(seat), truth, "an observation")
+    check_unreachable(PlayerView.of(state, seat, world_rng=rng.clone()), truth, "a PlayerView")
+
+
+def check_world_has_no_past(world: State) -> None:
+    """A world starts where it was made: its replay, events and saved form describe the world, not the truth."""
+    assert world.history == [] and world.events == [], "a world carries the true history or event log"
+    assert world.replay().play().to_json() == world.to_json(), "a world's replay does not rebuild the world"
+    assert world.game.from_json(json.loads(json.dumps(world.to_json()))).to_json() == world.to_json()
+
+
+def check_world_depends_only_on_the_seat(state: State, seat: int, rng: Rng) -> None:
+    """``determinize(seat)`` is a function of what ``seat`` knows and the generator, nothing else.
+
+    Another state that the seat cannot tell from this one (a world of it) must give exactly the same world
+    for the same generator: so nothing the seat cannot know can reach a world.
+    """
+    other = state.determinize(seat, rng)
+    probe = rng.next_u64()
+    mine = state.determinize(seat, Rng(probe))
+    theirs = other.determinize(seat, Rng(probe))
+    assert mine.to_json() == theirs.to_json(), f"determinize({seat}) depends on what seat {seat} cannot see"
+
+
+_LEAVES = (str, bytes, int, float, complex, bool, type(None), Enum, type, types.ModuleType, range)
+
+
+def _reachable(root: object, skip: set[int]) -> dict[int, object]:
+    """Every mutable object reachable from ``root`` by reference (closures included), by id.
+
+    Immutable leaves are not listed (nothing can be written through them) and ``skip`` ids are not entered;
+    functions are entered through their closures and defaults only, not their modules' globals.
+    """
+    found: dict[int, object] = {}
+    visited: set[int] = set()
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in visited or id(obj) in skip or isinstance(obj, _LEAVES):
+            continue
+        visited.add(id(obj))
+        if isinstance(obj, types.FunctionType):
+            stack.extend(cell.cell_contents for cell in obj.__closure__ or ())
+            stack.extend(obj.__defaults__ or ())
+            continue
+        if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType)):
+            continue
+        if not isinstance(obj, (tuple, frozenset)):
+            found[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return found
+
+
+_SHARED_BY_GAME: dict[int, tuple[Game[Any], set[int]]] = {}
+
+
+def _shared(game: Game[Any]) -> set[int]:
+    """The ids of the game object and what it holds: the ruleset every state of the game shares, no truth."""
+    if id(game) not in _SHARED_BY_GAME:  # memos inside the game only grow by immutable tuples: walk it once
+        _SHARED_BY_GAME[id(game)] = (game, {id(game)} | set(_reachable(game, set())))
+    return _SHARED_BY_GAME[id(game)][1]
+
+
+@dataclass(frozen=True)
+class TruthParts:
+    """The live state and every mutable object it holds (the game's shared ruleset aside), by id."""
+
+    state: State
+    parts: dict[int, object]
+    shared: set[int]
+
+
+def truth_parts(state: State) -> TruthParts:
+    """What must never be reachable from anything handed out of ``state``."""
+    shared = _shared(state.game)
+    return TruthParts(state, _reachable(state, shared), shared)
+
+
+def check_unreachable(holder: object, truth: TruthParts, what: str) -> None:
+    """Nothing reachable from ``holder`` is the live state or one of its mutable parts (the game aside)."""
+    reached = _reachable(holder, truth.shared)
+    common = [truth.parts[i] for i in reached.keys() & truth.parts.keys()]
+    assert not common, f"{what} reaches the live state: {[type(o).__name__ for o in common][:5]} {common[:2]!r:.300}"
 
 
 def check_illegal_rejected(state: State, rng: Rng) -> None:

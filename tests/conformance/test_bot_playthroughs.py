@@ -14,6 +14,7 @@ from collections.abc import Hashable
 import pytest
 
 import oakwood
+from oakwood.agents import make_agent
 from oakwood.arena.match import play_match
 from oakwood.engine import Rng, State
 from tests.conformance.kit import (
@@ -37,7 +38,7 @@ CASES = [
 
 def _checked_game(name: str, options: dict[str, object], players: int, seed: int) -> KitReport:
     game = oakwood.load(name, **options)
-    agents = [game.make_agent("heuristic", seed=seed * 10 + s) for s in range(players)]
+    agents = [make_agent(game, "heuristic", seed=seed * 10 + s) for s in range(players)]
     rng = Rng(seed + 7)
     report = KitReport()
 

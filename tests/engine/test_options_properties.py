@@ -90,10 +90,35 @@ def test_out_of_range_ints_are_refused(value: int) -> None:
         SQuarrelsOptions.create(target_score=value)
 
 
-@given(st.floats(max_value=0.49, allow_nan=False) | st.floats(min_value=60.01, allow_nan=False))
+@given(
+    st.floats(max_value=0.49, allow_nan=False, allow_infinity=False)
+    | st.floats(min_value=60.01, allow_nan=False, allow_infinity=False)
+)
 def test_out_of_range_floats_are_refused(value: float) -> None:
     with pytest.raises(InvalidOptionError, match="'hoard_race_window_s' must be at"):
         SQuarrelsOptions.create(hoard_race_window_s=value)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinities_are_refused(value: float) -> None:
+    with pytest.raises(InvalidOptionError, match="'hoard_race_window_s' must be a finite number"):
+        SQuarrelsOptions.create(hoard_race_window_s=value)
+    with pytest.raises(InvalidOptionError, match="finite"):
+        SQuarrelsOptions.from_strings({"hoard_race_window_s": str(value)})
+
+
+def test_saved_options_need_text_names() -> None:
+    with pytest.raises(InvalidOptionError, match="option names are text, not 1"):
+        SQuarrelsOptions.from_dict({1: 2})
+    with pytest.raises(InvalidOptionError, match="mapping"):
+        SQuarrelsOptions.from_dict([("target_score", 30)])
+    assert SQuarrelsOptions.from_dict({"target_score": 30}).target_score == 30
+
+
+def test_errors_quote_at_most_about_eighty_characters_of_a_bad_value() -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        SQuarrelsOptions.create(hoard_race="x" * 10_000_000)
+    assert len(str(caught.value)) < 300 and "10,000,002 characters" in str(caught.value)
 
 
 RACE_MODES = ("realtime", "random", "seat_order")

@@ -84,10 +84,16 @@ def test_from_random_is_reproducible(seed: int, py_seed: int) -> None:
 
 
 def test_bad_construction_is_refused() -> None:
-    with pytest.raises(ValueError, match="non-negative counter"):
+    with pytest.raises(ValueError, match="counter is a whole number between 0 and 2"):
         Rng(1, -1)
-    with pytest.raises(ValueError, match="integer seed"):
+    with pytest.raises(ValueError, match="a seed is a whole number"):
         Rng("1")  # type: ignore[arg-type]
+    for seed in (True, 1.0, 2**128, -(2**127) - 1, 10**5000):
+        with pytest.raises(ValueError, match="a seed is a whole number"):
+            Rng(seed)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="counter"):
+        Rng(1, 2**70)  # its block index would not fit in 64 bits
+    assert Rng(2**128 - 1, 2**64 - 1).state() == (2**128 - 1, 2**64 - 1)
 
 
 def test_different_seeds_differ() -> None:

@@ -65,7 +65,7 @@ def test_loading_explains_unknown_games_options_and_player_counts() -> None:
         oakwood.load("squarrels", target_scor=30)
     with pytest.raises(InvalidOptionError, match="2–6 players"):
         GAME.new_state(7, seed=0)
-    with pytest.raises(InvalidOptionError, match="seed must be an integer"):
+    with pytest.raises(InvalidOptionError, match="a seed is a whole number"):
         GAME.new_state(2, seed="x")  # type: ignore[arg-type]
 
 

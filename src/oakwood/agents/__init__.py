@@ -1,8 +1,10 @@
-"""Agents: the protocol, the random agent; per-game heuristics live with their game."""
+"""Agents: the random agent and the catalogue of bots by name; per-game heuristics live with their game."""
 
 from __future__ import annotations
 
-from .base import Agent, Choice, PlayerView
+from oakwood.engine.agent import Agent, Choice, PlayerView
+
+from .catalog import agent_names, make_agent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "Choice", "PlayerView", "RandomAgent"]
+__all__ = ["Agent", "Choice", "PlayerView", "RandomAgent", "agent_names", "make_agent"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from oakwood.engine import Decision, Rng
-
-from .base import Choice, PlayerView
+from oakwood.engine.agent import Choice, PlayerView
 
 
 class RandomAgent:
     """Plays a uniformly random legal action; in a race it reacts after a random human-like delay."""
 
     name = "random"
+    reads_observation = False  # the legal actions are all it needs: its views skip building an observation
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)

@@ -6,8 +6,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from oakwood.agents.base import Agent, PlayerView, as_choice
 from oakwood.engine import Decision, Game, Rng, State
+from oakwood.engine.agent import Agent, PlayerView, as_choice
 
 from .race import race_order
 
@@ -50,6 +50,7 @@ def play_match(
     if len(agents) != state.num_players:
         raise ValueError(f"{len(agents)} agents for a {state.num_players}-player game")
     tie_rng = Rng(seed ^ 0x5EED)
+    world_rng = Rng(seed ^ 0x3A7D)  # draws the worlds of agents that search: never the match's own generator
     steps = 0
     while not state.is_terminal():
         if steps >= max_steps:
@@ -58,13 +59,14 @@ def play_match(
         decision = state.decision
         if decision is Decision.TURN or len(seats) == 1:
             seat = seats[0]
-            action = as_choice(agents[seat].act(PlayerView.of(state, seat)), 0.0).action
+            action = as_choice(agents[seat].act(PlayerView.for_agent(state, seat, agents[seat], world_rng)), 0.0).action
             state.apply(seat, action)
             steps += 1
             if on_step:
                 on_step(state, seat, action)
             continue
-        views = [PlayerView.of(state, seat) for seat in seats]  # all views taken before any answer lands
+        # All views are taken before any answer lands.
+        views = [PlayerView.for_agent(state, seat, agents[seat], world_rng) for seat in seats]
         answers = [as_choice(agents[view.seat].act(view), DEFAULT_RACE_DELAY) for view in views]
         order = race_order(answers, tie_rng)
         for i in order:

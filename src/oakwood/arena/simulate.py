@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from oakwood.agents import make_agent
 from oakwood.engine import Game, load
 
 from .match import play_match
@@ -55,7 +56,7 @@ def run_game(spec: SimulationSpec, index: int) -> GameRecord:
     seed = spec.game_seed(index)
     seating = spec.seating(index)
     agents = [
-        game.make_agent(spec.lineup[entry], seed=derive_seed(seed, seat + 1)) for seat, entry in enumerate(seating)
+        make_agent(game, spec.lineup[entry], seed=derive_seed(seed, seat + 1)) for seat, entry in enumerate(seating)
     ]
     result = play_match(game, agents, seed, record_events=False)  # bots never read the log
     return GameRecord(

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from oakwood.agents import make_agent
 from oakwood.arena.simulate import SimulationSpec, simulate
 from oakwood.arena.stats import mean_length, summarize
 from oakwood.engine import game_names
@@ -144,7 +145,9 @@ def play(
         names = parse_seats(loaded, seats, players, default_first="human", allow_human=True)
         deal_seed = seed if seed is not None else new_seed()
         plans = [
-            SeatPlan(name) if name == "human" else SeatPlan(name, loaded.make_agent(name, seed=deal_seed + 7 * (i + 1)))
+            SeatPlan(name)
+            if name == "human"
+            else SeatPlan(name, make_agent(loaded, name, seed=deal_seed + 7 * (i + 1)))
             for i, name in enumerate(names)
         ]
         state = loaded.new_state(len(names), deal_seed)
@@ -190,7 +193,7 @@ def simulate_cmd(
         loaded = load_game(game, option or [])
         names = parse_seats(loaded, seats, players, default_first=_default(loaded), allow_human=False)
         for name in set(names):
-            loaded.make_agent(name)  # a bot that fails to build should fail here, not in every worker
+            make_agent(loaded, name)  # a bot that fails to build should fail here, not in every worker
     spec = SimulationSpec(
         game=loaded.name, lineup=tuple(names), games=games_, seed=seed, rotate=rotate, options=loaded.options.to_dict()
     )

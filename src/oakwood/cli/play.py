@@ -83,6 +83,7 @@ class PlaySession:
         self.seen_before: list[tuple[int, int]] = []  # (seat, its log start) before each human move, for undo
         self.notice: Text | None = None  # a message for the next screen (it would be cleared otherwise)
         self.tie_rng = Rng(seed ^ 0x5EED)
+        self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -126,7 +127,7 @@ class PlaySession:
         if agent is None:
             self.human_turn(seat)
             return
-        answer = as_choice(agent.act(PlayerView.of(self.state, seat)), 0.0)
+        answer = as_choice(agent.act(PlayerView.for_agent(self.state, seat, agent, self.world_rng)), 0.0)
         self.apply(seat, answer.action)
         self.announce(seat)
         self.term.pause(self.delay)
@@ -319,7 +320,8 @@ class PlaySession:
         for seat in seats:
             agent = self.seats[seat].agent
             if agent is not None:
-                answers[seat] = as_choice(agent.act(PlayerView.of(state, seat)), DEFAULT_RACE_DELAY)
+                view = PlayerView.for_agent(state, seat, agent, self.world_rng)
+                answers[seat] = as_choice(agent.act(view), DEFAULT_RACE_DELAY)
         racers = [s for s in seats if self.seats[s].agent is None and slap in state.legal_actions(s)]
         if racers:
             bot_slaps = [c.delay for c in answers.values() if c.action == slap]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .actions import ActionCodec
+from .agent import Agent, Choice, PlayerView
 from .errors import (
     GameOverError,
     IllegalActionError,
@@ -24,6 +25,8 @@ from .state import Decision, State
 
 __all__ = [
     "ActionCodec",
+    "Agent",
+    "Choice",
     "Decision",
     "Event",
     "Game",
@@ -37,6 +40,7 @@ __all__ = [
     "OakwoodError",
     "OptionInfo",
     "Options",
+    "PlayerView",
     "Replay",
     "Rng",
     "State",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from .errors import InvalidActionError
+from .errors import InvalidActionError, shown
 
 A = TypeVar("A", bound=Hashable)
 
@@ -36,26 +36,35 @@ class ActionCodec(Generic[A]):
     def __len__(self) -> int:
         return len(self.actions)
 
+    def has(self, action: object) -> bool:
+        """Whether ``action`` is one of the game's actions (anything unhashable is not)."""
+        try:
+            return action in self.index
+        except TypeError:
+            return False
+
     def encode(self, action: A) -> int:
         """The integer of an action; :class:`InvalidActionError` if the game has no such action."""
         try:
             return self.index[action]
         except (KeyError, TypeError):
-            raise InvalidActionError(f"{action!r} is not an action of this game") from None
+            raise InvalidActionError(f"{shown(action)} is not an action of this game") from None
 
     def decode(self, index: int) -> A:
         """The action with this integer; :class:`InvalidActionError` when out of range."""
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.actions):
-            raise InvalidActionError(f"action index {index!r} is outside 0..{len(self.actions) - 1}")
+        if type(index) is not int or not 0 <= index < len(self.actions):
+            raise InvalidActionError(f"action index {shown(index)} is outside 0..{len(self.actions) - 1}")
         return self.actions[index]
 
     def parse(self, text: str) -> A:
         """The action whose canonical text is ``text`` (case and surrounding spaces ignored)."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action is written as text, not {shown(text)}")
         key = _normalise(text)
         try:
             return self._by_text[key]
         except KeyError:
-            raise InvalidActionError(f"no action is written {text.strip()!r}") from None
+            raise InvalidActionError(f"no action is written {shown(text.strip())}") from None
 
     def mask(self, legal: Sequence[A]) -> list[bool]:
         """A boolean list over the whole codec, true at the legal actions."""

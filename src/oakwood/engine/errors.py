@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+#: How many characters of a bad value an error message quotes: enough to recognise it, never a flood.
+QUOTE_LIMIT = 80
+
+
+def shown(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, saying how long it was (errors quote input with it)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # a deeply nested structure, or an int too long to print
+        return f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text):,} characters)"
+
 
 class OakwoodError(ValueError):
     """Base class of every error Oakwood raises on bad input."""
@@ -26,10 +42,10 @@ class GameOverError(IllegalActionError):
 class InvalidNotationError(OakwoodError):
     """A position in a game's notation that cannot be parsed; the message says where."""
 
-    def __init__(self, message: str, *, field: str | None = None, text: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None, text: object = None) -> None:
         where = f" (in {field!r})" if field else ""
-        shown = f": {text!r}" if text is not None else ""
-        super().__init__(f"{message}{where}{shown}")
+        quoted = f": {shown(text)}" if text is not None else ""
+        super().__init__(f"{message}{where}{quoted}")
         self.field = field
         self.text = text
 

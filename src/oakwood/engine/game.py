@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
@@ -10,9 +9,41 @@ from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import ActionCodec
-from .errors import InvalidNotationError, InvalidOptionError
+from .errors import InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
 from .options import Options
-from .state import State
+from .rng import check_seed
+from .state import Decision, State
+
+#: Loaders refuse larger inputs before reading them: no game's position or history comes near these.
+MAX_NOTATION_LENGTH = 100_000
+MAX_HISTORY_LENGTH = 1_000_000
+
+
+def check_position(state: State) -> None:
+    """Refuse a loaded state that no game could reach, whatever its game: the checks every position passes.
+
+    Its invariants hold (every component conserved); every seat to act is a seat of the game, listed once,
+    with a legal action; a finished game has nobody to act and a running one has somebody; a turn lists one
+    seat. Raises :class:`InvalidNotationError`.
+    """
+    try:
+        state.check_invariants()
+    except InvariantError as exc:
+        raise InvalidNotationError(f"the position is impossible: {exc}") from None
+    seats = state.to_act()
+    if any(type(seat) is not int or not 0 <= seat < state.num_players for seat in seats) or len(set(seats)) != len(
+        seats
+    ):
+        raise InvalidNotationError(f"the seats to act {shown(seats)} are not seats of the game")
+    terminal = state.is_terminal()
+    if terminal != (not seats) or terminal != (state.decision is Decision.NONE):
+        raise InvalidNotationError("a finished game has nobody to act, and a running game has somebody")
+    if state.decision is Decision.TURN and len(seats) != 1:
+        raise InvalidNotationError("a turn is taken by one seat")
+    for seat in seats:
+        if not state.legal_actions(seat):
+            raise InvalidNotationError(f"P{seat + 1} is to act but has no legal action")
+
 
 O = TypeVar("O", bound=Options)  # noqa: E741
 
@@ -25,7 +56,7 @@ class Game(ABC, Generic[O]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_class: ClassVar[type[Options]]
-    #: Bots that ship with the game: agent name → ``"module:factory"`` (imported only when used).
+    #: Bots that ship with the game: agent name → ``"module:factory"`` (``oakwood.agents.make_agent`` builds them).
     agents: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
@@ -85,49 +116,105 @@ class Game(ABC, Generic[O]):
     def new_state(self, players: int | None = None, seed: int = 0) -> State:
         """A freshly dealt match for ``players`` seats (default: the minimum), seeded by ``seed``."""
         count = self.min_players if players is None else players
-        if not isinstance(count, int) or not self.min_players <= count <= self.max_players:
+        if type(count) is not int or not self.min_players <= count <= self.max_players:
             raise InvalidOptionError(
-                f"{self.title} takes {self.min_players}–{self.max_players} players; got {players!r}"
+                f"{self.title} takes {self.min_players}–{self.max_players} players; got {shown(players)}"
             )
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidOptionError(f"seed must be an integer; got {seed!r}")
+        try:
+            check_seed(seed)
+        except ValueError as exc:
+            raise InvalidOptionError(f"seed: {exc}") from None
         return self._new_state(count, seed)
 
     def from_notation(self, text: str) -> State:
-        """The position written in the game's notation; :class:`InvalidNotationError` says where it is bad."""
+        """The position written in the game's notation; :class:`InvalidNotationError` says where it is bad.
+
+        Only a real position of the game loads: the game's reader refuses what it knows to be inconsistent,
+        and then every position must pass the generic checks of :func:`check_position`.
+        """
         if not isinstance(text, str):
             raise InvalidNotationError(f"notation must be text, not {type(text).__name__}")
-        return self._from_notation(text)
+        if len(text) > MAX_NOTATION_LENGTH:
+            raise InvalidNotationError(f"a position is at most {MAX_NOTATION_LENGTH:,} characters; got {len(text):,}")
+        try:
+            state = self._from_notation(text)
+            state._start = text
+            check_position(state)
+        except InvalidNotationError:
+            raise
+        except (ArithmeticError, InvariantError, LookupError, RecursionError, TypeError, ValueError) as exc:
+            # A safety net at the trust boundary: a reader that failed to name the field still refuses cleanly.
+            raise InvalidNotationError(
+                f"not a position of {self.title} ({type(exc).__name__}: {shown(str(exc))})"
+            ) from None
+        return state
 
     def from_json(self, data: Mapping[str, Any]) -> State:
-        """Restore a state saved with ``State.to_json`` (its game and options must match this game's)."""
+        """Restore a state saved with ``State.to_json``; :class:`InvalidNotationError` names a bad field.
+
+        Nothing but the actions is taken from the input: the state is rebuilt by replaying its ``history``
+        from its ``start`` (a position in notation, or the fresh deal of ``seed``), must arrive exactly at the
+        saved ``notation``, and its events are regenerated. A save with no history (``history`` null or absent)
+        loads ``notation`` as a position that starts there.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidNotationError(f"a saved state is a JSON object, not {type(data).__name__}")
+        if data.get("format") != 1:
+            raise InvalidNotationError("unknown format (expected 1)", field="format", text=data.get("format"))
+        if data.get("game") != self.name:
+            raise InvalidNotationError(f"this is not a {self.name!r} state", field="game", text=data.get("game"))
         try:
-            if data.get("game") != self.name:
-                raise InvalidNotationError(f"this is a {data.get('game')!r} state, not {self.name!r}")
-            if data.get("options") != self.options.to_dict():
-                raise InvalidNotationError("the saved state was played under other options")
-            state = self._from_notation(data["notation"])
-            state._restore_base(dict(data))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise InvalidNotationError(f"malformed saved state: {exc}") from None
+            options = self.options_class.from_dict(data.get("options"))
+        except InvalidOptionError as exc:
+            raise InvalidNotationError(str(exc), field="options") from None
+        if options != self.options:
+            raise InvalidNotationError("the saved state was played under other options", field="options")
+        players, seed = data.get("players"), data.get("seed")
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidNotationError(f"{self.min_players}–{self.max_players} players", field="players", text=players)
+        try:
+            seed = check_seed(seed)
+        except ValueError as exc:
+            raise InvalidNotationError(str(exc), field="seed") from None
+        start, notation, history = data.get("start"), data.get("notation"), data.get("history")
+        if start is not None and not isinstance(start, str):
+            raise InvalidNotationError("a start is a position in notation, or null", field="start", text=start)
+        if not isinstance(notation, str):
+            raise InvalidNotationError("the position in notation is missing", field="notation", text=notation)
+        if history is None:
+            if start not in (None, notation):
+                raise InvalidNotationError("a save without a history starts at its own position", field="start")
+            state = self.from_notation(notation)
+        else:
+            state = self._replay_history(players, seed, start, history)
+            if state.to_notation() != notation:
+                raise InvalidNotationError("the history does not arrive at the saved position", field="history")
+        if state.num_players != players:
+            raise InvalidNotationError("the position has another number of players", field="players", text=players)
+        if state._seed != seed:
+            raise InvalidNotationError("the seed differs from the position's own", field="seed", text=seed)
+        return state
+
+    def _replay_history(self, players: int, seed: int, start: str | None, history: object) -> State:
+        """The state reached by playing ``history`` (``[[seat, action index], …]``) from its start."""
+        if not isinstance(history, list) or len(history) > MAX_HISTORY_LENGTH:
+            raise InvalidNotationError(
+                f"a list of at most {MAX_HISTORY_LENGTH:,} [seat, action] pairs", field="history"
+            )
+        state = self.new_state(players, seed) if start is None else self.from_notation(start)
+        for step, entry in enumerate(history, start=1):
+            if type(entry) is not list or len(entry) != 2:
+                raise InvalidNotationError(f"step {step} is not a [seat, action] pair", field="history", text=entry)
+            try:
+                state.apply(entry[0], self.codec.decode(entry[1]))
+            except OakwoodError as exc:
+                raise InvalidNotationError(f"step {step} cannot be played: {exc}", field="history") from None
         return state
 
     def rules_document(self) -> str:
         """The rules as Oakwood plays them, rulings included (Markdown)."""
         package = type(self).__module__.rsplit(".", 1)[0]
         return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
-
-    def make_agent(self, name: str, **kwargs: Any) -> Any:
-        """A bot by name: ``random`` for every game, or one of the game's own ``agents``."""
-        if name == "random":
-            from oakwood.agents.random_agent import RandomAgent
-
-            return RandomAgent(**kwargs)
-        if name not in self.agents:
-            known = ", ".join(["random", *self.agents])
-            raise InvalidOptionError(f"{self.title} has no agent {name!r}; choose from {known}")
-        module, _, attr = self.agents[name].partition(":")
-        return getattr(importlib.import_module(module), attr)(**kwargs)
 
     def __repr__(self) -> str:
         changed = "".join(f", {k}={v!r}" for k, v in self.options.changed().items())

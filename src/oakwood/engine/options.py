@@ -7,11 +7,12 @@ class validates every field on creation and raises :class:`InvalidOptionError` n
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, Self
 
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, shown
 
 
 def option(
@@ -63,15 +64,17 @@ class Options:
             ok_type = True
         if not ok_type:
             raise InvalidOptionError(
-                f"option {info.name!r} must be {expected.__name__}, got {type(value).__name__} {value!r}"
+                f"option {info.name!r} must be {expected.__name__}, got {type(value).__name__} {shown(value)}"
             )
+        if expected is float and not math.isfinite(value):
+            raise InvalidOptionError(f"option {info.name!r} must be a finite number; got {shown(value)}")
         if info.choices is not None and value not in info.choices:
             allowed = " | ".join(str(c) for c in info.choices)
-            raise InvalidOptionError(f"option {info.name!r} must be one of {allowed}; got {value!r}")
+            raise InvalidOptionError(f"option {info.name!r} must be one of {allowed}; got {shown(value)}")
         if info.minimum is not None and value < info.minimum:
-            raise InvalidOptionError(f"option {info.name!r} must be at least {info.minimum}; got {value!r}")
+            raise InvalidOptionError(f"option {info.name!r} must be at least {info.minimum}; got {shown(value)}")
         if info.maximum is not None and value > info.maximum:
-            raise InvalidOptionError(f"option {info.name!r} must be at most {info.maximum}; got {value!r}")
+            raise InvalidOptionError(f"option {info.name!r} must be at most {info.maximum}; got {shown(value)}")
 
     @classmethod
     def describe(cls) -> list[OptionInfo]:
@@ -102,8 +105,18 @@ class Options:
             if name not in known:
                 close = difflib.get_close_matches(name, known, n=3)
                 hint = f"; did you mean {', '.join(close)}?" if close else f"; known options: {', '.join(known)}"
-                raise InvalidOptionError(f"unknown option {name!r}{hint}")
+                raise InvalidOptionError(f"unknown option {shown(name)}{hint}")
         return cls(**values)
+
+    @classmethod
+    def from_dict(cls, values: object) -> Self:
+        """Options from a saved mapping (a replay, a saved game, a network message), checked like keywords."""
+        if not isinstance(values, Mapping):
+            raise InvalidOptionError(f"options are a mapping of name to value, not {shown(values)}")
+        for name in values:
+            if not isinstance(name, str):
+                raise InvalidOptionError(f"option names are text, not {shown(name)}")
+        return cls.create(**values)
 
     @classmethod
     def from_strings(cls, values: Mapping[str, str]) -> Self:
@@ -143,5 +156,5 @@ def _convert(info: OptionInfo, text: str) -> Any:
         if kind is float:
             return float(text)
     except ValueError:
-        raise InvalidOptionError(f"option {info.name!r} must be {kind.__name__}; got {text!r}") from None
+        raise InvalidOptionError(f"option {info.name!r} must be {kind.__name__}; got {shown(text)}") from None
     return text

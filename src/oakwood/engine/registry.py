@@ -6,7 +6,7 @@ import difflib
 import importlib
 from typing import Any
 
-from .errors import UnknownGameError
+from .errors import UnknownGameError, shown
 from .game import Game
 
 # name → "module:class"; imported only when loaded, so one game's import never slows another's.
@@ -30,11 +30,13 @@ def game_names() -> list[str]:
 
 def game_class(name: str) -> type[Game[Any]]:
     """The Game class registered under ``name`` (aliases accepted)."""
+    if not isinstance(name, str):
+        raise UnknownGameError(f"a game is named by text, not {shown(name)} (games: {', '.join(_GAMES)})")
     key = _ALIASES.get(name.lower(), name.lower())
     if key not in _GAMES:
-        close = difflib.get_close_matches(key, list(_GAMES), n=1)
+        close = difflib.get_close_matches(key, list(_GAMES), n=1) if len(key) <= 64 else []
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UnknownGameError(f"no game named {name!r}{hint} (games: {', '.join(_GAMES)})")
+        raise UnknownGameError(f"no game named {shown(name)}{hint} (games: {', '.join(_GAMES)})")
     module, _, attr = _GAMES[key].partition(":")
     cls: type[Game[Any]] = getattr(importlib.import_module(module), attr)
     return cls

@@ -15,12 +15,26 @@ import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+from .errors import shown
+
 T = TypeVar("T")
 
 _BLOCK = 64  # words per hash call
 _WORDS = struct.Struct(f"<{_BLOCK}Q").unpack
 _BLOCK_INDEX = struct.Struct("<Q").pack
 _EMPTY: tuple[int, ...] = ()
+#: Seeds are integers in [SEED_MIN, SEED_MAX]: far more than any use needs, and short enough to print.
+SEED_MIN = -(2**127)
+SEED_MAX = 2**128 - 1
+#: Words a stream may have drawn: a game draws thousands; the bound keeps the block index a 64-bit word.
+COUNTER_MAX = 2**64 - 1
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is an integer seed in range, else :class:`ValueError` saying what a seed is."""
+    if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:
+        raise ValueError(f"a seed is a whole number between -2**127 and 2**128 - 1, not {shown(seed)}")
+    return seed
 
 
 def _key(seed: int) -> bytes:
@@ -34,8 +48,9 @@ class Rng:
     __slots__ = ("_block", "_block_no", "_key", "counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
-        if not isinstance(seed, int) or not isinstance(counter, int) or counter < 0:
-            raise ValueError(f"Rng needs an integer seed and a non-negative counter, got {seed!r}, {counter!r}")
+        check_seed(seed)
+        if type(counter) is not int or not 0 <= counter <= COUNTER_MAX:
+            raise ValueError(f"a generator counter is a whole number between 0 and 2**64 - 1, not {shown(counter)}")
         self.seed = seed
         self.counter = counter
         self._key = _key(seed)

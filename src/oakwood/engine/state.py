@@ -14,8 +14,8 @@ from collections.abc import Hashable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self
 
-from .errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
-from .events import Chain, Event, chain_from, chain_items
+from .errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError, shown
+from .events import Chain, Event, chain_items
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -47,7 +47,10 @@ class State(ABC):
     # Persistent chains (see events.py): cloning shares them, appending is O(1).
     _log: Chain
     _history: Chain
-    _start: str | None  # notation of the position the history starts from; None = a fresh deal
+    # The position the history starts from: None = a fresh deal from the seed; its notation; or, for a world,
+    # a snapshot of the world as made (written as notation only when asked: search makes worlds by the
+    # thousand and never asks).
+    _start: str | State | None
     _seed: int
     record_events: bool
 
@@ -128,7 +131,8 @@ class State(ABC):
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
-        if seat in self._to_act():
+        # The type test comes first: 1.0 and True compare equal to seat 1 and would pass the membership test.
+        if type(seat) is int and seat in self._to_act():
             legal = self._legal_actions(seat)
             return legal if type(legal) is tuple else tuple(legal)
         self._check_seat_number(seat)
@@ -144,15 +148,16 @@ class State(ABC):
         Raises :class:`GameOverError`, :class:`NotYourTurnError`, :class:`InvalidActionError` (not an
         action of this game) or :class:`IllegalActionError` (with the reason) and leaves the state untouched.
         """
-        if seat not in self._to_act():  # a finished game has nobody to act
+        # Every check runs before the state is touched; the seat's type first (1.0 == 1, True == 1).
+        if type(seat) is not int or seat not in self._to_act():  # a finished game has nobody to act
             if self._is_terminal():
                 raise GameOverError("the game is over; no more actions are accepted")
             self._check_seat_number(seat)
             waiting = ", ".join(f"P{s + 1}" for s in self._to_act())
             raise NotYourTurnError(f"P{seat + 1} may not act now; waiting for {waiting}")
         if action not in self._legal_actions(seat):
-            if action not in self.game.codec.index:
-                raise InvalidActionError(f"{action!r} is not an action of {self.game.name}")
+            if not self.game.codec.has(action):
+                raise InvalidActionError(f"{shown(action)} is not an action of {self.game.name}")
             raise IllegalActionError(self._why_illegal(seat, action))
         self._apply(seat, action)
         self._history = ((seat, action), self._history)
@@ -188,9 +193,23 @@ class State(ABC):
         return self._observe(seat)
 
     def determinize(self, seat: int, rng: random.Random | Rng) -> Self:
-        """A full state consistent with ``observe(seat)``, everything hidden from ``seat`` re-sampled."""
+        """A world: a full state consistent with ``observe(seat)``, everything hidden from ``seat`` re-sampled.
+
+        The world holds no trace of the truth beyond what ``seat`` knows: the game re-deals every hidden card
+        and pending choice, and the world starts a past of its own here — no action history, no event log,
+        its current position as its start and a fresh generator drawn from ``rng``, which decides its future.
+        So ``world.replay()``, ``world.events``, ``world.to_notation()`` and ``world.to_json()`` reveal nothing
+        hidden from ``seat``, and search can still play the world out.
+        """
         self._check_seat_number(seat)
-        return self._determinize(seat, Rng.from_random(rng))
+        source = Rng.from_random(rng)
+        world = self._determinize(seat, source)
+        world.rng = Rng(source.next_u64())
+        world._seed = world.rng.seed
+        world._history = None
+        world._log = None
+        world._start = world.clone()
+        return world
 
     def clone(self) -> Self:
         """An independent copy; changing one never changes the other."""
@@ -228,6 +247,8 @@ class State(ABC):
 
     def events_seen_by(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, each in the form ``seat`` may see."""
+        if seat is not None:
+            self._check_seat_number(seat)
         return [event.view(seat) for event in self.events[since:]]
 
     @property
@@ -246,8 +267,14 @@ class State(ABC):
             players=self.num_players,
             seed=self._seed,
             actions=[(seat, codec.encode(action)) for seat, action in self.history],
-            start=self._start,
+            start=self._start_notation(),
         )
+
+    def _start_notation(self) -> str | None:
+        """The start position in notation (None: the fresh deal of the seed)."""
+        if isinstance(self._start, State):
+            self._start = self._start.to_notation()
+        return self._start
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
@@ -259,20 +286,11 @@ class State(ABC):
             "options": self.game.options.to_dict(),
             "players": self.num_players,
             "seed": self._seed,
-            "start": self._start,
+            "start": self._start_notation(),
             "notation": self.to_notation(),
             "history": [[seat, codec.encode(action)] for seat, action in self.history],
             "events": [event.to_json() for event in self.events],
         }
-
-    def _restore_base(self, data: dict[str, Any]) -> None:
-        """Restore the log and history saved by :meth:`to_json` (used by ``Game.from_json``)."""
-        codec = self.game.codec
-        self._seed = int(data["seed"])
-        self._start = data.get("start")
-        self._history = chain_from([(int(seat), codec.decode(int(i))) for seat, i in data["history"]])
-        events = [Event.from_json(e) for e in data["events"]]
-        self._log = chain_from([(e.kind, e.public, e.private, e.audience) for e in events])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
@@ -283,6 +301,7 @@ class State(ABC):
         options = "".join(f", {k}={v!r}" for k, v in self.game.options.changed().items())
         return f"oakwood.load({self.game.name!r}{options}).from_notation({self.to_notation()!r})"
 
-    def _check_seat_number(self, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
-            raise NotYourTurnError(f"there is no seat {seat!r} in a {self.num_players}-player game")
+    def _check_seat_number(self, seat: object) -> None:
+        """Refuse anything but an ``int`` naming a seat of this game (a float, a bool, a string…)."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise NotYourTurnError(f"there is no seat {shown(seat)} in a {self.num_players}-player game")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import oakwood
+from oakwood.agents import make_agent
 from oakwood.arena.match import play_match
 
 
@@ -17,7 +18,7 @@ def test_heuristic_beats_random(players: int, games: int, at_least: float) -> No
     for seed in range(games):
         hero = seed % players
         agents = [
-            game.make_agent("heuristic", seed=seed) if s == hero else game.make_agent("random", seed=seed * 7 + s)
+            make_agent(game, "heuristic", seed=seed) if s == hero else make_agent(game, "random", seed=seed * 7 + s)
             for s in range(players)
         ]
         share += play_match(game, agents, seed).returns[hero]
@@ -30,6 +31,6 @@ def test_heuristic_beats_random(players: int, games: int, at_least: float) -> No
 def test_heuristic_plays_whole_games_in_every_variant(options: dict[str, str]) -> None:
     game = oakwood.load("barrell", **options)
     for players in (2, 3, 4):
-        agents = [game.make_agent("heuristic", seed=s) for s in range(players)]
+        agents = [make_agent(game, "heuristic", seed=s) for s in range(players)]
         result = play_match(game, agents, seed=players)
         assert result.state.is_terminal() and result.winners

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import oakwood
+from oakwood.agents import make_agent
 from oakwood.agents.base import PlayerView
 from oakwood.engine import State
 
@@ -13,7 +14,7 @@ SOLO_GAMES = 100
 
 def _play(state: State, kinds: list[str], seed: int, check: bool = False) -> State:
     game = state.game
-    bots = [game.make_agent(kind, seed=seed * 10 + i) for i, kind in enumerate(kinds)]
+    bots = [make_agent(game, kind, seed=seed * 10 + i) for i, kind in enumerate(kinds)]
     steps = 0
     while not state.is_terminal():
         seat = state.to_act()[0]
@@ -65,4 +66,4 @@ def test_same_view_same_choice() -> None:
     game = oakwood.load("nutty")
     state = game.new_state(3, 5)
     view = PlayerView.of(state, state.to_act()[0])
-    assert game.make_agent("heuristic", seed=1).act(view) == game.make_agent("heuristic", seed=1).act(view)
+    assert make_agent(game, "heuristic", seed=1).act(view) == make_agent(game, "heuristic", seed=1).act(view)

@@ -5,7 +5,8 @@ field cards it has not seen (after a J♠ trade too), and the whole Deck. Each h
 (a zone position with its knowledge mask and J♦ mark); the cards are pooled and dealt back into the same
 slots, so sizes and knowledge stay identical. The one public fact about face-down cards is that they are
 not Jacks (Jacks are always played face up, BR-3), so face-down slots receive non-Jacks only. Hidden
-choices of other seats (heart recipients, a simultaneous mulligan) are re-sampled too, and so is the RNG.
+choices of other seats (heart recipients, a simultaneous mulligan) are re-sampled too; the engine gives the
+world a generator (and a past) of its own.
 """
 
 from __future__ import annotations
@@ -24,8 +25,14 @@ if TYPE_CHECKING:
 def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
     """A clone of ``state`` re-sampled for ``seat`` (see the module docstring)."""
     world = state.clone()
-    world.rng = Rng(rng.next_u64())  # the future (shuffles, dice) is hidden too
     bit = 1 << seat
+    if world.phase == MULLIGAN_PHASE and world.game.options.mulligan_mode == "simultaneous":
+        # Another seat's cards set aside so far are a secret choice in progress: pooled with its hand, so the
+        # world does not depend on how many there are (``_resample_choices`` sets some aside again).
+        for p in range(world.num_players):
+            if p != seat:
+                world.hands[p] |= world.aside[p]
+                world.aside[p] = 0
     known = world.known
     jd_cover = world.jd_cover
     face_down_slots: list[tuple[int, int, int, bool]] = []  # (field owner, index, knowledge, J♦ mark)
@@ -52,7 +59,9 @@ def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
                 jd_cover &= ~BIT[card]
                 pooled.append(card)
     pooled.extend(world.deck)
-    # Face-down slots take non-Jacks; every other slot takes any of the rest.
+    # Face-down slots take non-Jacks; every other slot takes any of the rest. Sorted before shuffling, so the
+    # world depends only on what the seat knows (and ``rng``), not on where the hidden cards really are.
+    pooled.sort()
     rng.shuffle(pooled)
     non_jacks = [c for c in pooled if not IS_JACK[c]]
     down_cards = non_jacks[: len(face_down_slots)]

@@ -79,8 +79,8 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
         "cancelled": [NAMES[c] for c in cards_of(state.jacks_void)],
         "committed": committed,
         "to_give": [[NAMES[c] for c in cards_of(m)] for m in state.to_give] if state.phase == HEARTS else None,
-        "provisional_scores": state.provisional_scores,
-        "battle_scores": state.battle_scores,
+        "provisional_scores": None if state.provisional_scores is None else state.provisional_scores[:],
+        "battle_scores": None if state.battle_scores is None else state.battle_scores[:],
         "battle_winners": state.battle_winners[:],
     }
     if options.jod_scope == "cards_on_table_only" and state.jd_active:

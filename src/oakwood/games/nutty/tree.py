@@ -370,6 +370,7 @@ class TreeState(State):
         pool = [slot[0] for limb in twin.limbs for slot in limb if not slot[1]]
         pool += twin.deck
         pool += twin.out_hidden
+        pool.sort()  # so the world depends only on what is known (and ``rng``), not on where the cards really are
         rng.shuffle(pool)
         k = 0
         for limb in twin.limbs:

@@ -770,12 +770,14 @@ class SQuarrelsState(State):
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
-        if seat == self._cache_seat:  # only ever set for a seat that is to act
+        # ``is``, not ``==``: 1.0 and True equal seat 1 but are not seats; small ints are unique objects, so the
+        # identity test is the equality test for real seats and costs nothing.
+        if seat is self._cache_seat:  # only ever set for a seat that is to act
             return self._cache
         acting = self._act_cache
         if acting is None:
             acting = self._act_cache = self._compute_to_act()
-        if seat not in acting:
+        if type(seat) is not int or seat not in acting:
             State.legal_actions(self, seat)  # validates the seat number (raises for a seat that does not exist)
             return ()
         phase = self.phase
@@ -797,13 +799,13 @@ class SQuarrelsState(State):
 
     def apply(self, seat: int, action: Any) -> None:
         """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
-        if seat == self._cache_seat:  # only ever set for a seat that is to act
+        if seat is self._cache_seat:  # only ever set for a seat that is to act (``is``: see legal_actions)
             legal = self._cache
         else:
             acting = self._act_cache
             if acting is None:
                 acting = self._act_cache = self._compute_to_act()
-            if seat not in acting:
+            if type(seat) is not int or seat not in acting:
                 State.apply(self, seat, action)  # raises GameOverError / NotYourTurnError
                 return
             legal = self._legal_actions(seat)
@@ -841,8 +843,11 @@ class SQuarrelsState(State):
         pool.extend(world.q_commits[s] for s in pending)
         unseen_hoard = [i for i, (_, owner) in enumerate(world.hoard) if owner != seat]
         pool.extend(world.hoard[i][0] for i in unseen_hoard)
-        deck_actions = [c for c in world.deck if c >= HAND_KINDS]
+        deck_actions = sorted(c for c in world.deck if c >= HAND_KINDS)
         pool.extend(c for c in world.deck if c < HAND_KINDS)
+        # Sorted before shuffling, so the world depends only on what the seat knows (and ``rng``), not on the
+        # order the hidden cards happen to lie in.
+        pool.sort()
         rng.shuffle(pool)
         it = iter(pool)
         for s in others:
@@ -858,8 +863,16 @@ class SQuarrelsState(State):
         deck = list(it) + deck_actions
         rng.shuffle(deck)
         world.deck = deck
-        world.rng = Rng(rng.next_u64())  # the future is unknown too
-        world._seed = world.rng.seed
+        # Other seats' secret race answers (commit modes) are unknown too: each is re-chosen at random.
+        for s in others:
+            if s in world.r_commits:
+                world.r_commits[s] = rng.randbelow(2) == 1
+        # The clone shares lists the rules only replace; a world shares nothing with the state it came from.
+        world.storage = [sets[:] for sets in world.storage]
+        world.totals = world.totals[:]
+        world.winners_ = world.winners_[:]
+        if world.last_round is not None:
+            world.last_round = world.last_round[:]
         world._cache_seat = -1
         world._act_cache = None
         return world
