@@ -211,7 +211,6 @@ def read(game: Nutty, text: str) -> TreeState:
         key = next(iter(fields))
         raise bad("unknown field", key[:QUOTE], fields[key])
     check_position(state)
-    state._start = write(state)  # the canonical text: a replay starts from exactly this position
     return state
 
 
