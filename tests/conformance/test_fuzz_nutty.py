@@ -3,7 +3,7 @@
 
 The default run tries a few hundred cases per entry point; the ``slow`` sweep (``pytest -m slow``) at least
 5,000 per entry point for each player count. Positions come from seeded random playouts of the default
-rules and of every variant at once (solo positions from more seeds: random solo games are short).
+rules and of every variant at once (solo ones also from long games: random solo games stop early).
 """
 
 from __future__ import annotations
@@ -40,8 +40,28 @@ def _harness_mutations_that_do_not_crash(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def _found(game: Game, players: int, slow: bool) -> list[State]:
-    seeds = range(40 if players == 1 else 3) if not slow else range(200 if players == 1 else 12)
-    return positions(game, players, seeds)
+    seeds = range(3 if not slow else 12)
+    found = positions(game, players, seeds)
+    if players == 1:  # random solo games stop early (``end game`` is always legal): add long ones
+        found += _long_solo(game, range(10 if not slow else 40))
+    return found
+
+
+def _long_solo(game: Game, seeds: range, every: int = 5) -> list[State]:
+    """Positions of solo games played at random by a player who never chooses ``end game``."""
+    found = []
+    for seed in seeds:
+        rng = Rng(seed * 7 + 3)
+        state = game.new_state(1, seed)
+        steps = 0
+        while not state.is_terminal():
+            legal = [a for a in state.legal_actions(0) if str(a) != "end game"] or state.legal_actions(0)
+            state.apply(0, rng.choice(legal))
+            steps += 1
+            if steps % every == 0:
+                found.append(state.clone())
+        found.append(state)
+    return found
 
 
 def _check(report: FuzzReport, cases: int) -> None:
