@@ -148,6 +148,9 @@ def test_8_rounds_sappy_feet_and_action_points() -> None:
     refused(sappy, "p2", "Sappy Feet are applied only during their owner's turn")
     refused(field(MULTI, "turn", "1.4.1.1"), "turn", "4 AP left, but this turn gave at most 3")
     load(position(["~2,~1,~1,~1,~BB", *PAD], [board(powers="SR"), board()], turn="1.4.1.1"))
+    # Swapped onto the tree this turn, or since cut off by a limb break: it counted at the start.
+    load(position(["SR,~1,~1,~1,~BB", *PAD], [board(), board()], turn="1.4.1.1"))
+    load(position(["~2,~1,~1,~1,~BB", *PAD], [board(), board()], turn="1.4.1.1", out="SR"))
     load(position(["~2,~1,~1,~1,~BB", *PAD], [board(powers="DO"), board(powers="SR")], turn="1.4.1.1", copy="SR"))
     slowed = position(["~2,~1,~1,~1,~BB", *PAD], [board(sappy="0.1"), board()], turn="1.3.1.1")
     refused(slowed, "turn", "3 AP left, but this turn gave at most 2")

@@ -23,7 +23,8 @@ Multiplayer
     Branches (while the deck lasts only a break shortens a limb, NS-4).
  8. ``turn``: at most ``max_rounds`` rounds while the game runs; Sappy Feet are being applied
     (``sappy now``) only on the current player's board; the AP left are at most what the turn gave
-    (3, +1 if Sugar Rush can have counted, −Sappy Feet, at least 0; +1 for a copied Sugar Rush; NS-9).
+    (3, +1 if a Sugar Rush can have counted — held, face up on the tree or out of play —, −Sappy Feet, at
+    least 0; +1 for a copied Sugar Rush; NS-9).
  9. ``copy``: a Doppelgänger copy only while the current player holds the Doppelgänger (NS-13).
 10. Nobody rests on a revealed Broken Branch between turns; the current player stands on one only during
     the turn with the AP to step off it (NS-6).
@@ -239,9 +240,13 @@ def _check_turn(state: NuttyState, running: bool) -> None:
         if v != cur and state.sappy_now[v]:
             raise _bad("Sappy Feet are applied only during their owner's turn (NS-9)", f"p{v + 1}")
     if running:
-        sugar = SUGAR in state.powers[cur] or any(
-            slot[0] == SUGAR and slot[1] for limb in state.limbs for slot in limb
-        )  # a Sugar Rush held at the start of the turn may since have been swapped onto the tree
+        # A Sugar Rush held at the start of the turn may since have been swapped onto the tree, and a limb
+        # break may have taken it out of play: only one held by nobody else and seen nowhere cannot count.
+        sugar = (
+            SUGAR in state.powers[cur]
+            or SUGAR in state.out_known
+            or any(slot[0] == SUGAR and slot[1] for limb in state.limbs for slot in limb)
+        )
         allowance = max(0, 3 + sugar - state.sappy_now[cur]) + (state.copy == SUGAR)
         if state.ap > allowance:
             raise _bad(f"{state.ap} AP left, but this turn gave at most {allowance} (NS-9)", "turn", turn)
