@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Two install stamps: playing needs only Oakwood and its runtime dependencies; the checks need the dev tools.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint typecheck bench clean
 
@@ -10,29 +12,33 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
-## Install, then play S'Quarrels in the terminal against bots.
-run: $(STAMP)
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(DEV_STAMP) $(RUN_STAMP)
+
+## Install what playing needs, then play S'Quarrels in the terminal against bots.
+run: $(RUN_STAMP)
 	$(BIN)/oakwood play squarrels --players 4 --seats human,heuristic,heuristic,random
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 ## Engine throughput benchmark (not a test): see benchmarks/README.md.
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 
 clean:

@@ -1,8 +1,12 @@
-"""Parallel simulation: seeded, rotation, independent of the number of workers."""
+"""Parallel simulation: seeded, rotation, independent of the number of workers, and stopped cleanly."""
 
 from __future__ import annotations
 
-from oakwood.arena.simulate import SimulationSpec, chunk_size, simulate
+import multiprocessing
+
+import pytest
+
+from oakwood.arena.simulate import SimulationSpec, SimulationStopped, chunk_size, simulate
 from oakwood.arena.stats import derive_seed, summarize
 from tests.cli.toygame import TOY_NAME
 
@@ -42,3 +46,36 @@ def test_chunk_size() -> None:
     assert chunk_size(1, 8) == 1
     assert chunk_size(10_000, 2) == 64
     assert chunk_size(100, 2) == 7
+
+
+class StopAfter:
+    """A progress callback that presses Ctrl-C (raises KeyboardInterrupt) once ``games`` have finished."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self.seen = 0
+
+    def __call__(self, finished: int) -> None:
+        self.seen += finished
+        if self.seen >= self.games:
+            raise KeyboardInterrupt
+
+
+def test_ctrl_c_in_process_keeps_the_finished_games() -> None:
+    spec = SimulationSpec(TOY_NAME, ("heuristic", "random"), games=20, seed=4)
+    with pytest.raises(SimulationStopped) as stop:
+        simulate(spec, workers=1, on_progress=StopAfter(3))
+    assert stop.value.interrupted and stop.value.reason == "interrupted"
+    assert stop.value.records == simulate(spec, workers=1)[:3]
+
+
+def test_ctrl_c_with_workers_stops_them_all_and_keeps_the_finished_games() -> None:
+    spec = SimulationSpec(TOY_NAME, ("heuristic", "random"), games=200, seed=4)
+    with pytest.raises(SimulationStopped) as stop:
+        simulate(spec, workers=2, on_progress=StopAfter(1))
+    records = stop.value.records
+    assert stop.value.interrupted and 0 < len(records) < 200
+    assert records == sorted(records, key=lambda r: r.index)
+    complete = {r.index: r for r in simulate(spec, workers=1)}
+    assert all(complete[r.index] == r for r in records), "partial records are the real games"
+    assert multiprocessing.active_children() == [], "no worker outlives the run"

@@ -8,7 +8,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from oakwood.cli.common import CliInputError, load_game, parse_option_pairs, parse_seats
+from oakwood.cli.common import load_game, parse_option_pairs, parse_seats
+from oakwood.cli.errors import CliInputError
 from oakwood.cli.main import _race_window_option, app
 from oakwood.cli.terminal import QuitGame, Terminal
 from oakwood.engine import InvalidOptionError, load
@@ -35,7 +36,7 @@ def test_seats_default_and_checked() -> None:
     ]
     assert parse_seats(game, None, 2, default_first="human", allow_human=True) == ["human", "heuristic"]
     assert parse_seats(game, "Human, random", None, default_first="human", allow_human=True) == ["human", "random"]
-    with pytest.raises(CliInputError, match="unknown seat 'human'; choose from random, heuristic"):
+    with pytest.raises(CliInputError, match="unknown seat 'human' in --seats; choose from random, heuristic"):
         parse_seats(game, "human,random", None, default_first="random", allow_human=False)
 
 

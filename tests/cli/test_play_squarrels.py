@@ -70,3 +70,12 @@ def test_rules_document_and_options() -> None:
     assert result.exit_code == 0, result.output
     assert "single_round" in result.output and "hoard_race_window_s" in result.output
     assert "SQ-12" in result.output
+
+
+def test_undo_takes_back_a_stored_set_but_never_a_draw() -> None:
+    # Seed 5: P1 starts; after drawing, P1 holds three 1s. The store is quiet; the draw showed a new card.
+    out = play("--seats", "human,random", "--seed", "5", input="draw\nstore 1\nundo\nundo\nquit\n")
+    taken_back = out.index("Your last move was taken back.")
+    refused = out.index("✗ cannot undo: that move revealed something new (draw)")
+    assert taken_back < refused
+    assert "P1 drew" in out and "Game abandoned (quit)" in out

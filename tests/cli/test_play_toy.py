@@ -89,3 +89,11 @@ def test_quit_and_end_of_input() -> None:
     assert result.exit_code == 0 and "Game abandoned (quit)" in result.output
     result = runner.invoke(app, ["play", TOY_NAME, "--delay", "0", "--seed", "1"], input="")
     assert result.exit_code == 1 and "Game abandoned (input ended)" in result.output
+
+
+def test_a_huge_line_typed_at_a_prompt_is_quoted_shortened() -> None:
+    result = runner.invoke(app, ["play", TOY_NAME, "--delay", "0", "--seed", "1"], input="x" * 1_000_000 + "\nquit\n")
+    assert result.exit_code == 0
+    assert "… (1,000,000 characters)" in result.output  # in the echo of the line and in the refusal
+    assert len(result.output) < 20_000
+    assert "✗ no action is written 'xxxx" in result.output.replace("\n", "")  # as wrapped at 80 columns

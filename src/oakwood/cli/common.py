@@ -1,58 +1,61 @@
-"""Shared helpers of the commands: loading a game with command-line options, seats, friendly errors."""
+"""Shared helpers of the commands: loading a game with command-line options, and the seat list."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-import typer
-from rich.console import Console
-from rich.text import Text
+from oakwood.agents import agent_names
+from oakwood.engine import Game, OakwoodError, game_class, game_names
 
-from oakwood.engine import Game, OakwoodError, game_class
-
-#: Exit code for bad input (unknown game, option, seat…), as for a usage error.
-EXIT_USAGE = 2
-
-
-class CliInputError(OakwoodError):
-    """Bad command-line input that is not an engine error (malformed ``--option``, seat lists…)."""
+from .errors import CliInputError
+from .files import read_value_file
+from .messages import quote, shorten
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``["key=value", …]`` → ``{key: value}``; a pair without ``=`` is an error naming it."""
+    """``["key=value", …]`` → ``{key: value}``; a pair without ``=`` is an error naming it.
+
+    ``key=@PATH`` takes the value from the file at PATH (see :func:`read_value_file`); ``key=@@text``
+    is the literal value ``@text``.
+    """
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise CliInputError(f"--option takes key=value, got {pair!r}")
-        out[key.strip().replace("-", "_")] = value.strip()
+            raise CliInputError(f"--option takes key=value, got {quote(pair)}")
+        value = value.strip()
+        if value.startswith("@@"):
+            value = value[1:]
+        elif value.startswith("@"):
+            value = read_value_file(f"--option {shorten(pair.strip())}", value[1:])
+        out[key.strip().replace("-", "_")] = value
     return out
+
+
+#: No game name is longer; a longer "name" is refused without comparing it to every game for suggestions.
+MAX_GAME_NAME = 64
 
 
 def find_game_class(name: str) -> type[Game[Any]]:
     """The registered class of ``name``; a game that is registered but cannot be imported is an input error."""
+    if len(name) > MAX_GAME_NAME:
+        raise CliInputError(f"no game named {quote(name)} (games: {', '.join(game_names())})")
     try:
         return game_class(name)
     except OakwoodError:
         raise
     except Exception as exc:  # a registered game whose package is missing or broken: say so, no traceback
         reason = f"{type(exc).__name__}: {exc}"
-        raise CliInputError(f"the game {name!r} is registered but cannot be loaded ({reason})") from None
+        raise CliInputError(f"the game {quote(name)} is registered but cannot be loaded ({reason})") from None
 
 
 def load_game(name: str, option_pairs: Sequence[str]) -> Game[Any]:
     """The game ``name`` with options from ``key=value`` texts (each converted to the option's type)."""
     cls = find_game_class(name)
-    options = cls.options_class.from_strings(parse_option_pairs(option_pairs))
-    return cls(options)
-
-
-def agent_names(game: Game[Any]) -> list[str]:
-    """The bots available for ``game``: ``random`` and the game's own."""
-    return ["random", *[name for name in game.agents if name != "random"]]
+    texts = parse_option_pairs(option_pairs)
+    return cls(cls.options_class.from_strings(texts))  # the options refuse NaN and infinities themselves
 
 
 def default_bot(game: Game[Any]) -> str:
@@ -64,37 +67,25 @@ def parse_seats(
     game: Game[Any], seats: str | None, players: int | None, *, default_first: str, allow_human: bool
 ) -> list[str]:
     """The seat list: from ``--seats`` (comma separated) and/or ``--players``, checked against the game."""
-    known = ([*["human"]] if allow_human else []) + agent_names(game)
-    if seats:
+    known = (["human"] if allow_human else []) + agent_names(game)
+    takes = f"{game.title} takes {game.min_players}–{game.max_players} players"
+    if players is not None and not game.min_players <= players <= game.max_players:
+        raise CliInputError(f"--players {players}: {takes}")
+    if seats is not None:
         names = [s.strip().lower() for s in seats.split(",") if s.strip()]
         for name in names:
             if name not in known:
-                raise CliInputError(f"unknown seat {name!r}; choose from {', '.join(known)}")
+                raise CliInputError(f"unknown seat {quote(name)} in --seats; choose from {', '.join(known)}")
         if players is not None and players != len(names):
             raise CliInputError(f"--players {players} but --seats names {len(names)} seats")
+        if not game.min_players <= len(names) <= game.max_players:
+            raise CliInputError(f"--seats names {len(names)} seats: {takes}")
     else:
         count = players if players is not None else min(max(game.min_players, 4), game.max_players)
         names = [default_first] + [default_bot(game)] * (count - 1)
-    if not game.min_players <= len(names) <= game.max_players:
-        raise CliInputError(f"{game.title} takes {game.min_players}–{game.max_players} players; got {len(names)}")
     return names
 
 
 def new_seed() -> int:
     """A fresh random seed (printed, so the game can be replayed)."""
     return int.from_bytes(os.urandom(4), "big")
-
-
-def error_console() -> Console:
-    """A console on standard error."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-@contextmanager
-def friendly_errors() -> Iterator[None]:
-    """Show bad-input errors as one readable line (no traceback) and exit with code 2."""
-    try:
-        yield
-    except OakwoodError as exc:
-        error_console().print(Text("error: ", style="bold red") + Text(str(exc)))
-        raise typer.Exit(EXIT_USAGE) from None

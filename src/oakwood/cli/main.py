@@ -15,19 +15,18 @@ from rich.table import Table
 from rich.text import Text
 
 from oakwood.agents import make_agent
-from oakwood.arena.simulate import SimulationSpec, simulate
-from oakwood.arena.stats import mean_length, summarize
+from oakwood.arena.simulate import SimulationSpec, SimulationStopped, simulate
+from oakwood.arena.stats import GameRecord, mean_length, summarize
 from oakwood.engine import game_names
 
-from .common import (
-    CliInputError,
-    find_game_class,
-    friendly_errors,
-    load_game,
-    new_seed,
-    parse_seats,
-)
+from . import values
+from .common import default_bot, find_game_class, load_game, new_seed, parse_seats
+from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
+from .files import check_writable
+from .group import OakwoodGroup
+from .messages import shorten
 from .play import PlaySession, SeatPlan
+from .tables import options_view, summary_table
 from .terminal import Terminal
 
 app = typer.Typer(
@@ -36,10 +35,17 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=OakwoodGroup,
 )
 
 GameArg = Annotated[str, typer.Argument(help="Game name (see `oakwood games`).", show_default=False)]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option as key=value (repeatable).")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", "-o", help="A game option as key=value, or key=@FILE to read the value from a file (repeatable)."
+    ),
+]
+PlayersOpt = Annotated[str | None, typer.Option("--players", "-n", help="Number of seats.", metavar="N")]
 
 
 def console() -> Console:
@@ -83,67 +89,50 @@ def rules(game: GameArg) -> None:
         document = None
     if document is not None:
         out.print(Markdown(document))
-    infos = cls.options_class.describe()
-    table = Table(title=f"{cls.title} options (set with --option name=value)", box=box.ROUNDED, title_style="bold")
-    table.add_column("Option", style="bold cyan", no_wrap=True)
-    table.add_column("Default")
-    table.add_column("Choices", max_width=24)
-    table.add_column("Ruling", no_wrap=True)
-    table.add_column("Help")
-    for info in infos:
-        if info.choices is not None:
-            allowed = " | ".join(_show(c) for c in info.choices)
-        elif isinstance(info.default, bool):
-            allowed = "true | false"
-        elif info.minimum is not None or info.maximum is not None:
-            low = "" if info.minimum is None else _show(info.minimum)
-            high = "" if info.maximum is None else _show(info.maximum)
-            allowed = f"{low}…{high}"
-        else:
-            allowed = type(info.default).__name__
-        table.add_row(info.name, _show(info.default), allowed, info.ruling, info.help)
-    out.print(table)
+    out.print(options_view(cls.title, cls.options_class))
     if document is None:
         with friendly_errors():
             raise CliInputError(f"{cls.title} has no rules document (rules.md) in this installation")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return f"{value:g}"
-    return str(value)
 
 
 # ---------------------------------------------------------------------- play
 @app.command()
 def play(
     game: GameArg,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of seats.")] = None,
+    players: PlayersOpt = None,
     seats: Annotated[
         str | None, typer.Option("--seats", "-s", help="Comma-separated: human or a bot name, one per seat.")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted; printed).")] = None,
+    seed: Annotated[str | None, typer.Option(help="Deal seed (random if omitted; printed).", metavar="S")] = None,
     option: OptionOpt = None,
     solo: Annotated[bool, typer.Option("--solo", help="One player (for games with a solo mode).")] = False,
-    delay: Annotated[float, typer.Option(help="Seconds to pause after each bot move.")] = 0.6,
+    delay: Annotated[
+        str, typer.Option(help="Seconds to pause after each bot move (0 to 60).", metavar="SECONDS")
+    ] = "0.6",
     race_window: Annotated[
-        float | None, typer.Option(help="Seconds a race stays open (default: the game's option, else 5).")
+        str | None,
+        typer.Option(
+            help="Seconds a race stays open (default: the game's option, else 5; at most 600).", metavar="SECONDS"
+        ),
     ] = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several humans."""
     out = console()
     with friendly_errors():
+        count = None if players is None else values.whole_number("--players", players)
+        pause = values.seconds("--delay", delay, maximum=values.MAX_DELAY, allow_zero=True)
+        window = (
+            None
+            if race_window is None
+            else values.seconds("--race-window", race_window, maximum=values.MAX_RACE_WINDOW, allow_zero=False)
+        )
+        deal_seed = values.seed("--seed", seed) if seed is not None else new_seed()
         loaded = load_game(game, option or [])
         if solo:
-            if loaded.min_players > 1:
-                raise CliInputError(f"{loaded.title} has no solo mode (it takes {loaded.min_players}+ players)")
-            if players not in (None, 1):
-                raise CliInputError("--solo means one player; drop --players")
-            players = 1
-        names = parse_seats(loaded, seats, players, default_first="human", allow_human=True)
-        deal_seed = seed if seed is not None else new_seed()
+            count = _solo_count(loaded, count, seats)
+        names = parse_seats(loaded, seats, count, default_first="human", allow_human=True)
+        if window is None:
+            window = _race_window_option(loaded.options)
         plans = [
             SeatPlan(name)
             if name == "human"
@@ -151,21 +140,35 @@ def play(
             for i, name in enumerate(names)
         ]
         state = loaded.new_state(len(names), deal_seed)
-    window = race_window if race_window is not None else _race_window_option(loaded.options)
-    if window <= 0:
-        with friendly_errors():
-            raise CliInputError("--race-window must be positive")
     out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-    session = PlaySession(loaded, state, plans, Terminal(out), seed=deal_seed, delay=delay, race_window=window)
+    session = PlaySession(loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window)
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _solo_count(game: Any, players: int | None, seats: str | None) -> int:
+    """``--solo`` is one player: refuse a game without a solo mode, or another count asked for elsewhere."""
+    if game.min_players > 1:
+        raise CliInputError(f"{game.title} has no solo mode (it takes {game.min_players}+ players)")
+    if players is not None and players != 1:
+        raise CliInputError(f"--solo means one player, but --players asks for {players}")
+    if seats is not None:
+        named = [s for s in seats.split(",") if s.strip()]
+        if len(named) != 1:
+            raise CliInputError(f"--solo means one player, but --seats {shorten(seats)} names {len(named)} seats")
+    return 1
 
 
 def _race_window_option(options: Any) -> float:
     """The game's own race window option (a name ending in ``race_window_s``), else 5 seconds."""
     for name, value in options.to_dict().items():
         if name.endswith("race_window_s") and isinstance(value, int | float) and value > 0:
+            if value > values.MAX_RACE_WINDOW:
+                raise CliInputError(
+                    f"option {name} is {value:g} s; a race in the terminal stays open at most "
+                    f"{values.MAX_RACE_WINDOW:g} s"
+                )
             return float(value)
     return 5.0
 
@@ -174,12 +177,15 @@ def _race_window_option(options: Any) -> float:
 @app.command("simulate")
 def simulate_cmd(
     game: GameArg,
-    games_: Annotated[int, typer.Option("--games", "-g", help="How many games to play.", min=1)] = 100,
+    games_: Annotated[
+        str, typer.Option("--games", "-g", help="How many games to play (1 to 10,000,000).", metavar="N")
+    ] = "100",
     seats: Annotated[str | None, typer.Option("--seats", "-s", help="Comma-separated bot names, one per seat.")] = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of seats.")] = None,
-    seed: Annotated[int, typer.Option(help="Base seed; game i uses a seed derived from it and i.")] = 0,
+    players: PlayersOpt = None,
+    seed: Annotated[str, typer.Option(help="Base seed; game i uses a seed derived from it and i.", metavar="S")] = "0",
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", help="Processes (default: every core).", min=1)
+        str | None,
+        typer.Option("--workers", "-w", help="Processes (default: every core; at most 4 per core).", metavar="N"),
     ] = None,
     option: OptionOpt = None,
     rotate: Annotated[
@@ -190,12 +196,27 @@ def simulate_cmd(
     """Run many bot-only games in parallel and report win rates (95% Wilson interval), scores and lengths."""
     out = console()
     with friendly_errors():
+        total = values.whole_number("--games", games_, minimum=1, maximum=values.MAX_GAMES)
+        count = None if players is None else values.whole_number("--players", players)
+        base_seed = values.seed("--seed", seed)
+        processes = (
+            None
+            if workers is None
+            else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
+        )
+        if json_path is not None:
+            check_writable("--json", json_path)  # before the run, not after it
         loaded = load_game(game, option or [])
-        names = parse_seats(loaded, seats, players, default_first=_default(loaded), allow_human=False)
+        names = parse_seats(loaded, seats, count, default_first=default_bot(loaded), allow_human=False)
         for name in set(names):
             make_agent(loaded, name)  # a bot that fails to build should fail here, not in every worker
     spec = SimulationSpec(
-        game=loaded.name, lineup=tuple(names), games=games_, seed=seed, rotate=rotate, options=loaded.options.to_dict()
+        game=loaded.name,
+        lineup=tuple(names),
+        games=total,
+        seed=base_seed,
+        rotate=rotate,
+        options=loaded.options.to_dict(),
     )
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -204,50 +225,63 @@ def simulate_cmd(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=out, transient=True) as progress:
-        task = progress.add_task(f"{loaded.title}", total=games_)
-        records = simulate(spec, workers, on_progress=lambda n: progress.advance(task, n))
+    stopped: SimulationStopped | None = None
+    try:
+        with Progress(*columns, console=out, transient=True) as progress:
+            task = progress.add_task(f"{loaded.title}", total=total)
+            records = simulate(spec, processes, on_progress=lambda n: progress.advance(task, n))
+    except SimulationStopped as stop:
+        stopped = stop
+        records = stop.records
     labels = _labels(names, rotate)
     summary = summarize(records, labels)
-    table = Table(
-        title=f"{loaded.title}: {games_} games, seed {seed}" + (", seats rotating" if rotate else ""),
-        caption=f"average length {mean_length(records):.1f} actions · ties count as shared wins",
-        box=box.ROUNDED,
-        title_style="bold",
-    )
-    table.add_column("Agent" if rotate else "Seat", style="bold cyan")
-    table.add_column("Games", justify="right")
-    table.add_column("Win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("Avg score", justify="right")
-    for row in summary:
-        table.add_row(
-            row.label,
-            str(row.games),
-            f"{100 * row.win_rate:.1f}%",
-            f"{100 * row.ci_low:.1f}–{100 * row.ci_high:.1f}%",
-            f"{row.mean_score:.2f}",
-        )
-    out.print(table)
+    played = f"{total} games" if stopped is None else f"{len(records)} of {total} games (partial)"
+    title = f"{loaded.title}: {played}, seed {base_seed}" + (", seats rotating" if rotate else "")
+    caption = f"average length {mean_length(records):.1f} actions · ties count as shared wins"
+    out.print(summary_table(title, caption, summary, per_agent=rotate))
     if json_path is not None:
-        data = {
-            "game": loaded.name,
-            "options": loaded.options.to_dict(),
-            "lineup": names,
-            "labels": labels,
-            "games": games_,
-            "seed": seed,
-            "rotate": rotate,
-            "mean_length": mean_length(records),
-            "summary": [row.to_json() for row in summary],
-            "results": [record.to_json() for record in records],
-        }
-        json_path.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        out.print(Text(f"Raw results written to {json_path}", style="dim"))
+        _write_json(out, json_path, loaded, spec, names, labels, summary, records, partial=stopped is not None)
+    if stopped is not None:
+        if stopped.interrupted:
+            out.print(Text(f"Interrupted: the table is partial ({len(records)} of {total} games).", style="yellow"))
+            raise typer.Exit(EXIT_INTERRUPTED)
+        print_error(f"{stopped.reason}; the table above is partial ({len(records)} of {total} games)")
+        raise typer.Exit(EXIT_FAILURE)
 
 
-def _default(game: Any) -> str:
-    return "heuristic" if "heuristic" in game.agents else "random"
+def _write_json(
+    out: Console,
+    path: Path,
+    game: Any,
+    spec: SimulationSpec,
+    names: list[str],
+    labels: list[str],
+    summary: list[Any],
+    records: list[GameRecord],
+    *,
+    partial: bool,
+) -> None:
+    """The ``--json`` file: the summary and every finished game (``partial`` when the run was cut short)."""
+    data = {
+        "game": game.name,
+        "options": game.options.to_dict(),
+        "lineup": names,
+        "labels": labels,
+        "games": spec.games,
+        "finished": len(records),
+        "partial": partial,
+        "seed": spec.seed,
+        "rotate": spec.rotate,
+        "mean_length": mean_length(records),
+        "summary": [row.to_json() for row in summary],
+        "results": [record.to_json() for record in records],
+    }
+    try:
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    except OSError as exc:  # checked before the run, but a disk can fill up or a directory vanish meanwhile
+        print_error(f"--json {shorten(str(path))}: cannot be written ({exc.strerror})")
+        raise typer.Exit(EXIT_FAILURE) from None
+    out.print(Text(f"Raw results written to {path}", style="dim"))
 
 
 def _labels(names: list[str], rotate: bool) -> list[str]:
@@ -264,3 +298,7 @@ def _labels(names: list[str], rotate: bool) -> list[str]:
 def main() -> None:
     """Entry point of the ``oakwood`` script."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,7 @@ reaction delays.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 
 from . import screens
+from .messages import one_line
 from .terminal import QuitGame, Terminal
 from .undo import UndoTracker
 
@@ -34,7 +35,8 @@ HELP = """\
 Type the number of a move or its name (for example 1, or the move's text as listed).
   help     this help
   board    show the board again
-  undo     take back your last move (only before anyone else acts and before anything random happens)
+  undo     take back your last move: only before anyone else acts, and never once it showed something
+           new (a card drawn or revealed, a shuffle, a roll)
   quit     leave the game
 In a race each human has a slap key (shown on screen); pressing nothing before the window closes passes."""
 
@@ -140,6 +142,10 @@ class PlaySession:
             self.state.apply(seat, action)
 
     # ------------------------------------------------------------------ output
+    def clear(self) -> None:
+        """Clear the screen; in hot-seat also the scrollback, where an earlier hand would still be readable."""
+        self.term.clear(scrollback=self.hotseat)
+
     def intro(self) -> None:
         """The opening lines: the game, the seats, how to play."""
         self.console.print(Rule(Text(self.game.title, style="bold green")))
@@ -164,7 +170,7 @@ class PlaySession:
         if self.hotseat and self.on_screen != seat:
             self.gate(seat)
         else:
-            self.term.clear()
+            self.clear()
         self.on_screen = seat
         observation = self.state.observe(seat)
         self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · {self.label(seat)}"))
@@ -185,7 +191,7 @@ class PlaySession:
     def gate(self, seat: int) -> None:
         """Hot-seat: hide the screen and wait until the next human has the device."""
         if self.on_screen is not None:  # someone's hand is visible: hide it first (public lines may stay)
-            self.term.clear()
+            self.clear()
         self.console.print(
             Panel(
                 Text(f"Pass the device to P{seat + 1} — P{seat + 1}, press Enter when ready.", style="bold"),
@@ -193,11 +199,11 @@ class PlaySession:
             )
         )
         self.term.read_line("")
-        self.term.clear()
+        self.clear()
 
     def final(self) -> None:
         """The result screen."""
-        self.term.clear()
+        self.clear()
         observation = self.state.observe(self.viewer)
         self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · game over"))
         # Everything since the viewer's last move (the final reveal, scoring…): the screen was just cleared.
@@ -260,11 +266,11 @@ class PlaySession:
 
     def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
         """A move from a number or a name; prints the reason and returns None when it is not one."""
-        if text.isdigit():
-            number = int(text)
+        if text.isascii() and text.isdigit():  # not "²" or a 5000-digit number: int() refuses those
+            number = int(text) if len(text) <= 6 else 0
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            self.error(f"there is no move {number}; choose a number from 1 to {len(legal)}")
+            self.error(f"there is no move {text}; choose a number from 1 to {len(legal)}")
             return None
         try:
             return self.game.parse_action(text)
@@ -273,15 +279,16 @@ class PlaySession:
             return None
 
     def error(self, message: str) -> None:
-        """Explain a refused input (the engine's sentence) and let the player try again."""
-        self.console.print(Text(f"✗ {message}", style="bold red"))
+        """Explain a refused input (the engine's sentence, which may quote what was typed, shortened to one
+        line) and let the player try again."""
+        self.console.print(Text(f"✗ {one_line(message)}", style="bold red"))
 
     def after_human(self, seat: int) -> None:
         """After a human's move: in hot-seat hide their hand unless they act again at once."""
         state = self.state
         again = not state.is_terminal() and state.decision is not Decision.RACE and self.next_seat() == seat
         if self.hotseat and not again:
-            self.term.clear()
+            self.clear()
             self.on_screen = None
         self.announce(None if self.hotseat else seat)
 
@@ -323,22 +330,27 @@ class PlaySession:
                 view = PlayerView.for_agent(state, seat, agent, self.world_rng)
                 answers[seat] = as_choice(agent.act(view), DEFAULT_RACE_DELAY)
         racers = [s for s in seats if self.seats[s].agent is None and slap in state.legal_actions(s)]
+        timed = {s for s in seats if self.seats[s].agent is not None}  # whose slap time is worth reporting
         if racers:
             bot_slaps = [c.delay for c in answers.values() if c.action == slap]
             deadline = min([self.race_window, *bot_slaps])
             keys = {key: seat for key, seat in self.keys.items() if seat in racers}
-            self.show_race(racers, keys)
-            hit, elapsed = self.term.race(keys, deadline, enter_passes=len(racers) == 1)
+            call = self.show_race(racers, keys)
+            hit, elapsed = self.term.race(
+                keys, deadline, enter_passes=len(racers) == 1, on_open=lambda: self.console.print(call)
+            )
             for seat in racers:
                 if seat == hit:
                     answers[seat] = Choice(slap, elapsed)
                 else:
                     answers[seat] = Choice(self._pass_action(seat), self.race_window)
+            if self.term.interactive:  # in line mode a human's slap has no time
+                timed.update(racers)
         for seat in seats:  # a human who may not slap (only pass, for example) is asked normally
             if seat not in answers:
                 self.act(seat)
                 return
-        self.resolve(seats, [answers[s] for s in seats])
+        self.resolve(seats, [answers[s] for s in seats], timed=timed)
 
     def _pass_action(self, seat: int) -> Hashable:
         legal = self.state.legal_actions(seat)
@@ -347,8 +359,9 @@ class PlaySession:
                 return action
         return legal[-1]
 
-    def resolve(self, seats: Sequence[int], answers: Sequence[Choice]) -> None:
-        """Apply the race answers in arrival order until the race is over (the first slap ends it)."""
+    def resolve(self, seats: Sequence[int], answers: Sequence[Choice], *, timed: Collection[int] = ()) -> None:
+        """Apply the race answers in arrival order until the race is over (the first slap ends it), saying
+        who slapped first and, for the seats in ``timed``, how fast."""
         for i in race_order(answers, self.tie_rng):
             seat = seats[i]
             if self.state.is_terminal() or self.state.decision is not Decision.RACE:
@@ -357,19 +370,32 @@ class PlaySession:
                 continue
             if self.seats[seat].agent is None:
                 self.seen[seat] = len(self.state.events)
-            self.apply(seat, answers[i].action)
+            action = answers[i].action
+            self.apply(seat, action)
+            if str(action) == "slap":
+                self.race_verdict(seat, answers[i].delay if seat in timed else None)
             self.announce(seat)
         self.term.pause(self.delay)
 
-    def show_race(self, racers: Sequence[int], keys: dict[str, int]) -> None:
-        """The race screen: the public board (or the only human's own view), and each racer's key."""
+    def race_verdict(self, seat: int, seconds: float | None) -> None:
+        """``P3 (heuristic) slapped first (0.41 s).``: printed now, and kept for the next screen, which
+        would otherwise clear it before anyone could read it."""
+        timing = f" ({seconds:.2f} s)" if seconds is not None else ""
+        verdict = Text(f"⚡ {self.label(seat)} slapped first{timing}.", style="bold magenta")
+        self.console.print(verdict)
+        if self.term.interactive:
+            self.notice = verdict
+
+    def show_race(self, racers: Sequence[int], keys: dict[str, int]) -> Text:
+        """The race screen: the public board (or the only human's own view). Returns the call naming each
+        racer's key, printed once the race is open (keys pressed before that do not count)."""
         if self.hotseat:
-            self.term.clear()
+            self.clear()
             self.on_screen = None
             observation = self.state.observe(None)
             title = f"{self.game.title} · race!"
         else:
-            self.term.clear()
+            self.clear()
             self.on_screen = self.viewer
             observation = self.state.observe(self.viewer)
             title = f"{self.game.title} · {self.label(self.viewer or 0)} · race!"
@@ -388,4 +414,4 @@ class PlaySession:
                 text.append(" (Enter passes at once)", style="dim")
         else:
             text.append("  — type your key to slap, an empty line passes", style="dim")
-        self.console.print(text)
+        return text

@@ -5,13 +5,22 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from rich.console import Console
+from rich.control import Control
+from rich.segment import ControlType, Segment
 from rich.text import Text
 
-from .keys import read_race_keys
+from .keys import read_race_keys, swallow_keys
+from .messages import shorten
+
+#: After a race closes, keys are swallowed for this long before the next prompt may appear, so a slap
+#: pressed a moment too late (or pressed again) is not typed into it.
+RACE_SETTLE_SECONDS = 1.0
+#: ``ESC [3J``: erase the terminal's scrollback, where a previous player's hand would otherwise stay.
+ERASE_SCROLLBACK = "\x1b[3J"
 
 
 class QuitGame(Exception):
@@ -32,7 +41,14 @@ class Terminal:
     empty line passes).
     """
 
-    def __init__(self, console: Console, stdin: TextIO | None = None, interactive: bool | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        stdin: TextIO | None = None,
+        interactive: bool | None = None,
+        *,
+        race_settle: float = RACE_SETTLE_SECONDS,
+    ) -> None:
         self.console = console
         self.stdin = stdin if stdin is not None else sys.stdin
         if interactive is None:
@@ -41,44 +57,71 @@ class Terminal:
             except (AttributeError, ValueError):
                 interactive = False
         self.interactive = interactive
-        self._after_race = False  # late slap keys must not end up typed into the next prompt
+        self.race_settle = race_settle
+        self._race_closed_at: float | None = None  # late slap keys must not end up typed into the next prompt
 
     def read_line(self, prompt: str) -> str:
         """One line of input after ``prompt``; raises :class:`QuitGame` when the input has ended."""
         if self.interactive:
-            if self._after_race:
-                self._after_race = False
-                _discard_typeahead(self.stdin)
+            self._settle_after_race()
+            # Standard input itself goes through ``input`` (line editing); another stream is read directly.
+            stream = None if self.stdin is sys.stdin else self.stdin
             try:
-                return self.console.input(Text(prompt, style="bold cyan"))
+                line = self.console.input(Text(prompt, style="bold cyan"), stream=stream)
             except EOFError:
                 raise QuitGame("input ended", 1) from None
+            if stream is not None and line == "":
+                raise QuitGame("input ended", 1)
+            return line.rstrip("\r\n")
         self.console.print(Text(prompt, style="bold cyan"), end="")
         line = self.stdin.readline()
         if line == "":
             self.console.print()
             raise QuitGame("input ended", 1)
-        self.console.print(Text(line.rstrip("\r\n"), style="dim"))
-        return line.rstrip("\r\n")
+        line = line.rstrip("\r\n")
+        self.console.print(Text(shorten(line), style="dim"))  # the transcript; a pasted novel is not repeated
+        return line
 
-    def clear(self) -> None:
-        """Clear the screen (only in a real terminal: scripted sessions keep a readable transcript)."""
-        if self.interactive:
-            self.console.clear()
+    def clear(self, *, scrollback: bool = False) -> None:
+        """Clear the screen (only in a real terminal: scripted sessions keep a readable transcript).
+
+        ``scrollback`` also erases what scrolled off the top, for hot-seat: the previous player's hand must
+        not be one scroll away from the next player.
+        """
+        if not self.interactive:
+            return
+        controls = [Control.home(), Control.clear()]
+        if scrollback:
+            erase = Control()
+            erase.segment = Segment(ERASE_SCROLLBACK, None, [(ControlType.CLEAR,)])
+            controls.append(erase)
+        self.console.control(*controls)
 
     def pause(self, seconds: float) -> None:
         """Wait a moment so people can follow what the bots do."""
         if seconds > 0:
             time.sleep(seconds)
 
-    def race(self, keys: Mapping[str, int], window: float, *, enter_passes: bool) -> tuple[int | None, float]:
+    def race(
+        self,
+        keys: Mapping[str, int],
+        window: float,
+        *,
+        enter_passes: bool,
+        on_open: Callable[[], None] | None = None,
+    ) -> tuple[int | None, float]:
         """Who pressed their key first within ``window`` seconds: ``(seat, seconds)``, or ``(None, …)``.
 
-        In line mode the line is the key: a human's key slaps at once, an empty line (or ``pass``) passes.
+        ``on_open`` announces the race once keys count. In line mode the line is the key: a human's key
+        slaps at once, an empty line (or ``pass``) passes.
         """
         if self.interactive:
-            self._after_race = True
-            return read_race_keys(keys, window, enter_passes=enter_passes)
+            try:
+                return read_race_keys(self.stdin.fileno(), keys, window, enter_passes=enter_passes, on_open=on_open)
+            finally:
+                self._race_closed_at = time.monotonic()
+        if on_open is not None:
+            on_open()
         while True:
             text = self.read_line("slap key › ").strip().lower()
             if text in keys:
@@ -90,10 +133,14 @@ class Terminal:
             listed = ", ".join(f"{k!r} for P{s + 1}" for k, s in keys.items())
             self.console.print(Text(f"Press a slap key ({listed}) or Enter to pass.", style="yellow"))
 
+    def _settle_after_race(self) -> None:
+        """Before the first prompt after a race: swallow keys until the settling time has passed, then drop
+        whatever is queued (only on a real terminal)."""
+        if self._race_closed_at is None:
+            return
+        left = self.race_settle - (time.monotonic() - self._race_closed_at)
+        self._race_closed_at = None
+        import termios
 
-def _discard_typeahead(stream: TextIO) -> None:
-    """Drop keys typed ahead into a terminal (only called on a real terminal)."""
-    import termios
-
-    with contextlib.suppress(OSError, ValueError, termios.error):
-        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+        with contextlib.suppress(OSError, ValueError, termios.error):
+            swallow_keys(self.stdin.fileno(), left)

@@ -1,8 +1,15 @@
-"""Undo for terminal play, allowed only where it cannot leak anything.
+"""Undo for terminal play, allowed only where it cannot leak or re-roll anything.
 
-A human may take back their own last action(s) when nothing random happened since (the state's
-``rng.counter`` is unchanged, so no card was drawn or shuffled that they might now have seen) and no other
-seat acted since (so nobody reacted to it). The state is rebuilt from its replay minus the last action.
+A human may take back their own last action(s) when, since the position before it:
+
+- no other seat acted (nobody reacted to it, and nobody's secret choice was revealed by it);
+- nothing random happened (the state's ``rng.counter`` is unchanged: no shuffle, roll or random pick);
+- every event logged is one the game declares quiet (``Game.quiet_events``): a set stored, a card played
+  face down, a move. A draw from a deck shuffled long ago touches no generator, so the counter alone
+  cannot see it; the event whitelist does, and an event kind a game forgot to list refuses undo (safe by
+  default).
+
+The state is rebuilt from its replay minus the last action.
 """
 
 from __future__ import annotations
@@ -13,13 +20,20 @@ from dataclasses import dataclass
 
 from oakwood.engine import State
 
+NOTHING = "there is nothing to undo"
+NOT_LAST = "you can only undo your own last move, before anyone else has acted"
+RANDOM = "something random happened since (a shuffle, a roll or a random pick), so that move cannot be taken back"
+REVEALED = "that move revealed something new ({kinds}), so it cannot be taken back"
+NO_LOG = "this game is not recording events, so undo cannot tell what was revealed"
+
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The position just before a human's action: who acted, how long the history was, the RNG counter."""
+    """The position just before a human's action: who acted, how long the history and log were, the RNG."""
 
     seat: int
     history_len: int
+    events_len: int
     rng_counter: int
 
 
@@ -31,20 +45,26 @@ class UndoTracker:
 
     def apply(self, state: State, seat: int, action: Hashable) -> None:
         """Apply ``seat``'s action to ``state``, remembering the position before it (nothing if refused)."""
-        checkpoint = Checkpoint(seat, len(state.history), state.rng.counter)
+        checkpoint = Checkpoint(seat, len(state.history), len(state.events), state.rng.counter)
         state.apply(seat, action)
         self._stack.append(checkpoint)
 
     def why_not(self, state: State, seat: int) -> str | None:
         """None if ``seat`` may undo its last action now, else the sentence saying why not."""
         if not self._stack:
-            return "there is nothing to undo"
+            return NOTHING
         last = self._stack[-1]
         history = state.history
         if len(history) != last.history_len + 1 or last.seat != seat or history[-1][0] != seat:
-            return "you can only undo your own last move, before anyone else has acted"
+            return NOT_LAST
         if state.rng.counter != last.rng_counter:
-            return "something random happened since (a draw or a shuffle), so that move cannot be taken back"
+            return RANDOM
+        if not state.record_events:
+            return NO_LOG
+        quiet = state.game.quiet_events
+        loud = sorted({event.kind for event in state.events[last.events_len :] if event.kind not in quiet})
+        if loud:
+            return REVEALED.format(kinds=", ".join(k.replace("_", " ") for k in loud))
         return None
 
     def undo(self, state: State) -> State:

@@ -10,13 +10,15 @@ QUOTE_LIMIT = 80
 
 def shown(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` cut to about ``limit`` characters, saying how long it was (errors quote input with it)."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
     try:
         text = repr(value)
     except (RecursionError, ValueError):  # a deeply nested structure, or an int too long to print
         return f"<{type(value).__name__}>"
     if len(text) <= limit:
         return text
-    return f"{text[: limit - 1]}… ({len(text):,} characters)"
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 class OakwoodError(ValueError):

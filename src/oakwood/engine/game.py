@@ -58,6 +58,9 @@ class Game(ABC, Generic[O]):
     options_class: ClassVar[type[Options]]
     #: Bots that ship with the game: agent name → ``"module:factory"`` (``oakwood.agents.make_agent`` builds them).
     agents: ClassVar[Mapping[str, str]] = {}
+    #: Event kinds that can never reveal a hidden card or a random outcome to anyone (a set stored, a card
+    #: played face down, a move). Terminal undo is allowed only across these; empty = never (safe by default).
+    quiet_events: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
         if options is not None and values:

@@ -240,6 +240,8 @@ class ToySnap(Game[ToyOptions]):
     max_players = 4
     options_class = ToyOptions
     agents: Mapping[str, str] = {"heuristic": "tests.cli.toygame.game:ToyHeuristic"}
+    #: ``stay`` and one's own face-down ``commit`` reveal nothing; ``draw``, ``reveal``, ``point``… do.
+    quiet_events = frozenset({"stay", "commit"})
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ACTIONS

@@ -25,6 +25,14 @@ class Barrell(Game[BarrellOptions]):
     max_players: ClassVar[int] = 4
     options_class: ClassVar[type[BarrellOptions]] = BarrellOptions
     agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.barrell.heuristic:BarrellHeuristic"}
+    #: Events that reveal nothing hidden and no random result: a card played (face down, or a Jack face up
+    #: from one's own hand), a pass (an empty hand's automatic pass included), a Jack cancelled by the Jack of
+    #: Diamonds, a card set aside in the sequential mulligan, and the end-of-battle choices about face-up cards
+    #: (Joker, King of Hearts return, King of Spades take). Not ``swap``/``rotate`` (the initiator may look at
+    #: face-down cards), ``gift`` (the last gift reveals everyone's secret choices), nor any draw or reveal.
+    quiet_events: ClassVar[frozenset[str]] = frozenset(
+        {"play", "pass", "cancelled", "mulligan_aside", "joker", "return", "take"}
+    )
 
     def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)

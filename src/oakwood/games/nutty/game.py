@@ -20,6 +20,18 @@ class Nutty(Game[NuttyOptions]):
     max_players: ClassVar[int] = 6
     options_class: ClassVar[type[NuttyOptions]] = NuttyOptions
     agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.nutty.heuristic:NuttyHeuristic"}
+    #: Events that reveal nothing hidden and no random result: the turn passing, moves onto cards already
+    #: face up (a solo move onto a face-down card logs a ``flip``), claiming a power (a refilled card arrives
+    #: face down), acorns gathered, dropped, stashed, converted, buried, lassoed, spat or stolen, the powers'
+    #: other effects and the falls they cause, a solo purchase from the open market. Not ``flip`` or
+    #: ``arborist``: they reveal face-down cards.
+    quiet_events: ClassVar[frozenset[str]] = frozenset(
+        {
+            "turn", "end_turn", "move", "claim", "gather", "drop", "stash", "unstash", "convert", "bury",
+            "lasso", "spit", "steal", "loot", "sticky_full", "owl", "copy", "fall", "pickpocket", "buy",
+            "fools_gold",
+        }
+    )  # fmt: skip
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS

@@ -23,6 +23,13 @@ class SQuarrels(Game[SQuarrelsOptions]):
     max_players: ClassVar[int] = 6
     options_class: ClassVar[type[SQuarrelsOptions]] = SQuarrelsOptions
     agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.squarrels.heuristic:SQuarrelsHeuristic"}
+    #: Events that reveal nothing hidden and no random result: storing a set (face up, from one's own hand), a
+    #: discard (seen by its owner only), ending a turn empty-handed, the next turn starting, and one's own
+    #: face-down Quarrel card or secret Hoard answer (the reveal that follows the last one is its own event).
+    #: Not ``draw`` or ``draw_action``: the top card of the shuffled Deck is new knowledge.
+    quiet_events: ClassVar[frozenset[str]] = frozenset(
+        {"turn", "store", "discard", "end_turn", "quarrel_commit", "race_commit"}
+    )
 
     def __init__(self, options: SQuarrelsOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)

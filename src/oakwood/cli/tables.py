@@ -1,0 +1,80 @@
+"""Rich renderables of the non-play commands: a game's options (``rules``) and a simulation summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from oakwood.arena.stats import EntrySummary
+from oakwood.engine import Options
+from oakwood.engine.options import OptionInfo
+
+
+def show_value(value: Any) -> str:
+    """An option value as it is typed on the command line (``true``, ``5``, ``0.5``, ``after_score``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    return str(value)
+
+
+def allowed_values(info: OptionInfo) -> str:
+    """What an option accepts: its choices, ``true | false``, a range ``1…1000``, or its type."""
+    if info.choices is not None:
+        return " | ".join(show_value(c) for c in info.choices)
+    if isinstance(info.default, bool):
+        return "true | false"
+    if info.minimum is not None or info.maximum is not None:
+        low = "" if info.minimum is None else show_value(info.minimum)
+        high = "" if info.maximum is None else show_value(info.maximum)
+        return f"{low}…{high}"
+    return "text" if isinstance(info.default, str) else type(info.default).__name__
+
+
+def options_view(title: str, options_class: type[Options]) -> RenderableType:
+    """One block per option — name and ruling, then default and allowed values, then the help — so that
+    it wraps at any width, 80 columns included, instead of cutting values short as a table of five
+    columns must."""
+    blocks: list[RenderableType] = [Rule(Text(f"{title} options (set with --option name=value)", style="bold"))]
+    for info in options_class.describe():
+        heading = Text(info.name, style="bold cyan")
+        if info.ruling:
+            heading.append(f"  ({info.ruling})", style="dim")
+        facts = Text()
+        facts.append("default ", style="dim")
+        facts.append(show_value(info.default) if info.default != "" else '""', style="bold")
+        facts.append("  ·  allowed ", style="dim")
+        facts.append(allowed_values(info))
+        body: list[RenderableType] = [facts]
+        if info.help:
+            body.append(Text(info.help))
+        blocks.append(heading)
+        blocks.append(Padding(Group(*body), (0, 0, 1, 4)))
+    return Group(*blocks)
+
+
+def summary_table(title: str, caption: str, rows: Sequence[EntrySummary], *, per_agent: bool) -> Table:
+    """The simulation result: one row per seat (or per agent when seats rotate)."""
+    table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
+    table.add_column("Agent" if per_agent else "Seat", style="bold cyan")
+    table.add_column("Games", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Avg score", justify="right")
+    for row in rows:
+        table.add_row(
+            row.label,
+            str(row.games),
+            f"{100 * row.win_rate:.1f}%",
+            f"{100 * row.ci_low:.1f}–{100 * row.ci_high:.1f}%",
+            f"{row.mean_score:.2f}",
+        )
+    return table
