@@ -122,7 +122,7 @@ def test_nutty_a_flip_is_never_taken_back() -> None:
 
 
 def test_nutty_solo_a_move_onto_a_face_down_card_flips_it_and_is_never_taken_back() -> None:
-    state = nutty_load(nutty_position(["~2,~LA,~BP,~1,~1", *NUTTY_PAD], [nutty_board()], solo=True))
+    state = nutty_load(nutty_position(["~2,~ST,~BB,~1,~1", *NUTTY_PAD], [nutty_board()], solo=True))
     _, reason = _undo_check(state, 0, "move L1c1")
     assert reason is not None and "flip" in reason
 
