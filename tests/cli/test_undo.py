@@ -95,7 +95,7 @@ def test_squarrels_storing_a_set_can_be_taken_back() -> None:
 
 
 def test_barrell_a_pass_that_ends_the_battle_reveals_every_field() -> None:
-    text = barrell_position(3, hands=["2C", "2D", "3C"], fields=["4H.9H.10S", "2H.10C", "8H.10D"], first=2, active="2")
+    text = barrell_position(3, hands=["2C", "2D", "3C"], fields=["4H.9H.10S", "2H.10C", "8H.10D"], active="2")
     state = barrell_state(text)
     for seat in (1, 2):  # P2 and P3 pass first (as bots would: nothing tracked)
         state.apply(seat, state.game.parse_action("pass"))
@@ -122,7 +122,7 @@ def test_nutty_a_flip_is_never_taken_back() -> None:
 
 
 def test_nutty_solo_a_move_onto_a_face_down_card_flips_it_and_is_never_taken_back() -> None:
-    state = nutty_load(nutty_position(["~2,~LA,~BP,~1,~1", *NUTTY_PAD], [nutty_board()], solo=True))
+    state = nutty_load(nutty_position(["~2,~ST,~BB,~1,~1", *NUTTY_PAD], [nutty_board()], solo=True))
     _, reason = _undo_check(state, 0, "move L1c1")
     assert reason is not None and "flip" in reason
 

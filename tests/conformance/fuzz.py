@@ -215,12 +215,18 @@ def _odd_value(rng: Rng) -> Any:
     return rng.choice([None, -1, 0, 1, 2**64, 2**70, 10**5000, 1.5, float("nan"), "7", "x" * 100_000, [], {}, True])
 
 
+def _plus_one(value: Any) -> Any:
+    """``value + 1`` for an integer; an earlier mutation may have left anything there."""
+    return value + 1 if type(value) is int else 1
+
+
 def _j_seed(d: dict[str, Any], donors: Sequence[dict[str, Any]], notations: Sequence[str], rng: Rng) -> None:
-    d["seed"] = rng.choice([rng.choice(donors)["seed"], d["seed"] + 1, _odd_value(rng)])
+    d["seed"] = rng.choice([rng.choice(donors)["seed"], _plus_one(d.get("seed")), _odd_value(rng)])
 
 
 def _j_players(d: dict[str, Any], donors: Sequence[dict[str, Any]], notations: Sequence[str], rng: Rng) -> None:
-    d["players"] = rng.choice([d["players"] + 1, d["players"] - 1, _odd_value(rng)])
+    players = d.get("players")
+    d["players"] = rng.choice([_plus_one(players), _plus_one(players) - 2, _odd_value(rng)])
 
 
 def _j_history(d: dict[str, Any], donors: Sequence[dict[str, Any]], notations: Sequence[str], rng: Rng) -> None:
@@ -280,7 +286,8 @@ def _j_top(d: dict[str, Any], donors: Sequence[dict[str, Any]], notations: Seque
     elif choice == 1:
         d[key] = _odd_value(rng)
     else:
-        d["options"] = rng.choice([{1: 2}, {"no_such_option": 1}, None, {**d["options"], "players": 3}])
+        options = d.get("options") if isinstance(d.get("options"), dict) else {}
+        d["options"] = rng.choice([{1: 2}, {"no_such_option": 1}, None, {**options, "players": 3}])
 
 
 _JSON_MUTATIONS: tuple[Callable[[dict[str, Any], Sequence[dict[str, Any]], Sequence[str], Rng], None], ...] = (

@@ -31,11 +31,22 @@ def position(
     need: str = "-",
     committed: str = "-",
     aside: list[str] | None = None,
+    scores: str = "-",
+    bwin: str = "-",
+    give: list[str] | None = None,
+    gifts: str | None = None,
+    targets: str = "-",
+    jokers: str = "-",
+    prov: str = "-",
 ) -> str:
-    """The notation of a position; every card not named is placed under ``deck_top`` in the Deck."""
+    """The notation of a position; every card not named is placed under ``deck_top`` in the Deck.
+
+    From battle 2 on, ``scores`` and ``bwin`` (the last battle's scores and winners) must agree with ``wins``
+    and ``drawn``: the loader refuses positions the game cannot reach."""
     hands = hands or [""] * n
     fields = fields or [""] * n
     aside = aside or [""] * n
+    give = give or [""] * n
     named = set()
     for text in [*hands, *fields, *aside, deck_top, discard, queen]:
         for token in text.split("."):
@@ -49,8 +60,9 @@ def position(
         f"barrell n={n} rng=7:0 battle={battle} first={first} phase={phase} active={active} "
         f"wins={wins or '.'.join(['0'] * n)} drawn={drawn} passed={passed} need={need} committed={committed} "
         f"jd={jd} jdc={jdc} jvoid={jvoid} hands={'|'.join(hands)} aside={'|'.join(aside)} "
-        f"fields={'|'.join(fields)} queen={queen} deck={deck} discard={discard} give={'|' * (n - 1)} "
-        f"gifts={'.'.join(['-'] * n)} targets=- jokers=- scores=- prov=- bwin=-"
+        f"fields={'|'.join(fields)} queen={queen} deck={deck} discard={discard} give={'|'.join(give)} "
+        f"gifts={gifts or '.'.join(['-'] * n)} targets={targets} jokers={jokers} scores={scores} prov={prov} "
+        f"bwin={bwin}"
     )
 
 

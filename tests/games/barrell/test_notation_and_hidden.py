@@ -28,7 +28,7 @@ def test_notation_round_trip_mid_game() -> None:
     [
         (("n=2", "n=7"), "n"),
         (("phase=play", "phase=dance"), "phase"),
-        (("hands=2C|3C", "hands=2C|2C"), "cards"),
+        (("hands=2C|3C", "hands=2C|2C"), "hands"),
         (("hands=2C|3C", "hands=ZZ|3C"), "hands"),
         (("wins=0.0", "wins=0"), "wins"),
         (("rng=7:0", "rng=7"), "rng"),
@@ -50,7 +50,7 @@ def test_illegal_actions_explain_themselves() -> None:
 
 
 def test_jack_of_spades_trade_never_leaks_and_worlds_respect_it() -> None:
-    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["KC.8S", "5S", "4D"], active="2", first=2)
+    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["KC.8S", "5S", "4D"], active="2")
     state = state_of(text)
     act(state, 2, "play JS", "swap P1")
     view = state.observe(1)

@@ -84,22 +84,25 @@ def test_br4_simultaneous_mulligan_is_a_hidden_commit() -> None:
     assert state.observe(1)["deck_size"] == 24
 
 
-@pytest.mark.parametrize(("recycle", "deck_after"), [("only_when_deck_empty", 0), ("every_battle", 5)])
-def test_br4_discard_recycle(recycle: str, deck_after: int) -> None:
+def test_br4_discard_recycle_only_when_the_deck_is_empty() -> None:
     text = position(hands=["2C", "3C"], fields=["9S", "4S"], discard="5H.6H.7H.8H")
-    state = state_of(text, discard_recycle=recycle)
+    state = state_of(text)
     deck = len(state.deck)
     pass_all(state)  # P1 wins and draws one; battle 2 starts
-    discard = len(state.observe(None)["discard"])
-    if recycle == "every_battle":
-        assert discard == 0 and len(state.deck) == deck - 1 + 4 + 2  # all of Discard went back in
-    else:
-        assert discard == 6 and len(state.deck) == deck - 1
-    assert deck_after in (0, 5)
+    assert len(state.observe(None)["discard"]) == 6 and len(state.deck) == deck - 1
+
+
+def test_br4_discard_recycle_every_battle() -> None:
+    # Under every_battle the Discard pile is empty during a battle (the loader refuses one that is not) …
+    state = state_of(position(hands=["2C", "3C"], fields=["9S", "4S"]), discard_recycle="every_battle")
+    deck = len(state.deck)
+    pass_all(state)  # … and the field cards discarded at E8 go back into the Deck when battle 2 starts
+    assert state.battle == 2 and state.observe(None)["discard"] == []
+    assert len(state.deck) == deck - 1 + 2
 
 
 def test_br5_jack_of_hearts_is_not_given_king_of_hearts_stays_hearts_from_a_trade_are() -> None:
-    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["5H.^JH", "KH.6S", "9D"], active="2", first=2)
+    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["5H.^JH", "KH.6S", "9D"], active="2", first=2, passed="3")
     state = state_of(text)
     act(state, 2, "play JS", "swap P1")  # P2 now holds 5♥ and J♥; P1 holds K♥, 6♠, J♠
     pass_all(state)
@@ -120,7 +123,7 @@ def test_br5_seat_order_gifts_are_open() -> None:
 
 
 def test_br6_scores_can_be_negative() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["2S", "10H.9H"]))
+    state = state_of(position(hands=["2C", "3C"], fields=["2S", "10H.9H"], active="2", passed="1"))
     pass_all(state)
     assert state.battle_scores == [-17, 0]
     assert state.wins == [0, 1]
@@ -134,7 +137,7 @@ def test_br7_queen_zone_order(order: str, p1: int) -> None:
 
 
 def test_br8_queen_beats_the_ace_rule() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["AS.2D", "QS"]))
+    state = state_of(position(hands=["2C", "3C"], fields=["AS.2D", "QS"], passed="2"))
     pass_all(state)
     assert state.battle_scores == [3, 0]  # the A♠ is 1 under the Q♠
     state = state_of(position(hands=["2C", "3C"], fields=["AS", "KS"]))
@@ -151,13 +154,14 @@ def test_br8_queen_beats_the_ace_rule() -> None:
     ],
 )
 def test_br9_king_of_diamonds(options: dict[str, object], scores: list[int]) -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["10S.5S", "10C.10D.3D.KD"]), **options)
+    text = position(hands=["2C", "3C"], fields=["10S.5S", "10C.10D.3D.KD"], active="2", passed="1")
+    state = state_of(text, **options)
     pass_all(state)
     assert state.battle_scores == scores
 
 
 def test_br9_per_player_versus_global() -> None:
-    text = position(hands=["2C", "3C"], fields=["9S.5S", "10C.3D.KD"])
+    text = position(hands=["2C", "3C"], fields=["9S.5S", "10C.3D.KD"], active="2", passed="1")
     state = state_of(text)
     pass_all(state)
     assert state.battle_scores == [5, 3]  # per player: 9♠ and 10♣ go
@@ -179,13 +183,13 @@ def test_br9_hearts_by_magnitude_or_ignored() -> None:
 
 @pytest.mark.parametrize(("after", "score"), [(True, 12), (False, 11)])
 def test_br10_king_of_clubs_and_queens(after: bool, score: int) -> None:
-    state = state_of(position(hands=["2D", "3D"], fields=["KC.5S.3C", "QC"]), kc_after_queen=after)
+    state = state_of(position(hands=["2D", "3D"], fields=["KC.5S.3C", "QC"], passed="2"), kc_after_queen=after)
     pass_all(state)
     assert state.battle_scores == [score, 0]  # (5 + 1) × 2, or 5 × 2 + 1
 
 
 def test_br10_king_of_spades_takes_any_discard_card() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["KS.9S", "4D"], discard="10H"))
+    state = state_of(position(hands=["2C", "3C"], fields=["KS.9S", "4D"], discard="10H", passed="2"))
     pass_all(state)
     assert state.phase == "ks" and state.to_act() == (0,)
     legal = [str(a) for a in state.legal_actions(0)]
@@ -196,7 +200,7 @@ def test_br10_king_of_spades_takes_any_discard_card() -> None:
 
 @pytest.mark.parametrize(("timing", "score"), [("after_scoring", 15), ("before_scoring", 9)])
 def test_br10_king_of_hearts(timing: str, score: int) -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["KH.9S.6S", "4D"]), kh_timing=timing)
+    state = state_of(position(hands=["2C", "3C"], fields=["KH.9S.6S", "4D"], passed="2"), kh_timing=timing)
     pass_all(state)
     assert state.phase == "kh" and state.to_act() == (0,)
     act(state, 1, "return 6S")
@@ -205,7 +209,7 @@ def test_br10_king_of_hearts(timing: str, score: int) -> None:
 
 
 def test_br10_king_of_hearts_given_with_hearts() -> None:
-    text = position(3, hands=["2C", "2D", "3C"], fields=["KH.5H.9S", "8C", "2S"])
+    text = position(3, hands=["2C", "2D", "3C"], fields=["KH.5H.9S", "8C", "2S"], passed="23")
     state = state_of(text, kh_given_with_hearts=True)
     pass_all(state)
     act(state, 1, "gift P2")
@@ -235,7 +239,7 @@ def test_br11_jack_of_diamonds_scope(scope: str, p1: int) -> None:
 
 
 def test_br11_jack_of_diamonds_cancels_later_jacks_and_the_ace_bonus_variant() -> None:
-    text = position(hands=["JC.2C", "JD.3C"], fields=["AS.4S", "KS"], active="2", first=2)
+    text = position(hands=["JC.2C", "JD.3C"], fields=["AS.4S", "KS"], active="2")
     state = state_of(text)
     act(state, 2, "play JD")
     act(state, 1, "play JC")  # does nothing: the battle goes on
@@ -263,7 +267,7 @@ def test_br11_jack_of_spades_rotate_all_and_initiator_may_look() -> None:
 
 
 def test_br12_joker_keep_or_field() -> None:
-    text = position(hands=["2C", "3C"], fields=["RJ.9S.4H", "6D"])
+    text = position(hands=["2C", "3C"], fields=["RJ.9S.4H", "6D"], passed="2")
     state = state_of(text)
     pass_all(state)
     assert state.phase == "jokers" and state.to_act() == (0,)
@@ -277,7 +281,7 @@ def test_br12_joker_keep_or_field() -> None:
 
 
 def test_br12_two_jokers_and_after_provisional_score() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["RJ.BJ.9S", "6D"]))
+    state = state_of(position(hands=["2C", "3C"], fields=["RJ.BJ.9S", "6D"], passed="2"))
     pass_all(state)
     act(state, 1, "joker field")  # takes the second Joker too
     assert state.battle_scores == [0, 6]
@@ -295,14 +299,16 @@ def test_br13_face_cards_in_hand_do_not_make_an_ace_eleven() -> None:
     state = state_of(position(hands=["2C", "3C"], fields=["AS", "QS"]))
     pass_all(state)
     assert state.battle_scores == [1, 0]  # a Queen in the zone makes it 1 anyway (BR-8)
-    state = state_of(position(hands=["2C", "3C"], fields=["AD", "QS.^JD"]))
+    text = position(hands=["2C", "3C"], fields=["AD", "QS.^JD"], jd="1", jdc="AD.QS", active="2", passed="1")
+    state = state_of(text)
     pass_all(state)
     assert state.battle_scores == [11, 0]  # the J♦ in another field is "in play"
 
 
 def test_br15_no_cards_left_ends_the_game() -> None:
-    state = state_of(position(hands=["", ""], fields=["5S", "5C"], wins="1.0"))
-    act(state, 1, "pass")
+    text = position(hands=["2C", ""], fields=["5S", "5C.2D"], first=2, battle=2, wins="1.0", scores="5.0", bwin="1")
+    state = state_of(text)
+    act(state, 1, "play 2C")  # both hands are empty now: 7 against 7, nobody draws
     assert state.is_terminal() and state.winners() == [0]
 
 
@@ -318,13 +324,17 @@ def test_br17_mulligan_with_an_exhausted_deck_reuses_the_cards_set_aside() -> No
 
 
 def test_br18_deciding_battle_skips_the_kings() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["KS.KH.9S", "4D"], wins="1.0"))
+    text = position(
+        hands=["2C", "3C"], fields=["KS.KH.9S", "4D"], passed="2", battle=2, wins="1.0", scores="5.0", bwin="1"
+    )
+    state = state_of(text)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0]
 
 
 def test_br19_all_tied_win_needs_a_sole_leader() -> None:
-    state = state_of(position(hands=["2C", "3C"], fields=["9S", "9C"], wins="1.1"), battle_tie="all_tied_win")
+    text = position(hands=["2C", "3C"], fields=["9S", "9C"], battle=3, wins="1.1", scores="0.5", bwin="2")
+    state = state_of(text, battle_tie="all_tied_win")
     pass_all(state)
     assert not state.is_terminal() and state.wins == [2, 2]  # a decider follows
     assert state.drawn_streak == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import oakwood
@@ -25,7 +27,7 @@ def test_1_setup_and_mulligan() -> None:
 
 
 def test_2_hearts_go_to_the_opponent() -> None:
-    state = state_of(position(hands=["2C", "2D"], fields=["7S.5C.3H", "6D"]))
+    state = state_of(position(hands=["2C", "2D"], fields=["7S.5C.3H", "6D"], passed="2"))
     pass_all(state)
     assert state.battle_scores == [12, 3]  # P1 = 7 + 5; P2 = 6 − 3
     assert state.wins == [1, 0]
@@ -33,7 +35,7 @@ def test_2_hearts_go_to_the_opponent() -> None:
 
 @pytest.mark.parametrize("gift", ["one_opponent", "split_per_card"])
 def test_3_one_recipient_no_regifting(gift: str) -> None:
-    text = position(3, hands=["2C", "2D", "3C"], fields=["4H.9H.10S", "2H.10C", "8H.10D"])
+    text = position(3, hands=["2C", "2D", "3C"], fields=["4H.9H.10S", "2H.10C", "8H.10D"], passed="23")
     state = state_of(text, heart_gift=gift)
     pass_all(state)
     assert state.phase == "hearts" and state.to_act() == (0, 1, 2)
@@ -50,23 +52,24 @@ def test_3_one_recipient_no_regifting(gift: str) -> None:
 
 
 def test_3b_split_hearts_to_two_opponents() -> None:
-    state = state_of(position(3, hands=["2C", "2D", "3C"], fields=["4H.9H", "10C", "10D"]), heart_gift="split_per_card")
+    text = position(3, hands=["2C", "2D", "3C"], fields=["4H.9H", "10C", "10D"], passed="23")
+    state = state_of(text, heart_gift="split_per_card")
     pass_all(state)
     act(state, 1, "give 4H P2", "give 9H P3")
     assert state.battle_scores == [0, 6, 1]
 
 
 def test_4_ace_and_king_of_clubs() -> None:
-    state = state_of(position(hands=["2C", "2D"], fields=["AC.KC.5D", "6D"]))
+    state = state_of(position(hands=["2C", "2D"], fields=["AC.KC.5D", "6D"], passed="2"))
     pass_all(state)
     assert state.battle_scores == [32, 6]  # (11 + 5) × 2
-    state = state_of(position(hands=["2C", "2D"], fields=["AC.5D", "6D"]))
+    state = state_of(position(hands=["2C", "2D"], fields=["AC.5D", "6D"], passed="2"))
     pass_all(state)
     assert state.battle_scores == [6, 6]  # no club face card: the A♣ is worth 1
 
 
 def test_5_queen_of_hearts_on_received_hearts() -> None:
-    text = position(3, hands=["2C", "2D", "3C"], fields=["9H.7H.QH", "3S", "4S"])
+    text = position(3, hands=["2C", "2D", "3C"], fields=["9H.7H.QH", "3S", "4S"], passed="23")
     state = state_of(text)
     pass_all(state)
     act(state, 1, "gift P2")
@@ -91,7 +94,7 @@ def test_7_jack_of_clubs_ends_the_battle() -> None:
 
 
 def test_8_jack_of_spades_trade_keeps_cards_hidden() -> None:
-    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["KC.8S", "5S", "4D"], active="2", first=2)
+    text = position(3, hands=["2C", "JS.2D", "3C"], fields=["KC.8S", "5S", "4D"], active="2")
     state = state_of(text)
     act(state, 2, "play JS")
     assert state.phase == "swap"
@@ -114,19 +117,25 @@ def test_9_tie(tie: str, wins: list[int]) -> None:
     assert state.drawn_streak == 1
 
 
+#: Battle 2 after P1 won battle 1 by 5 to 0.
+SECOND_BATTLE: dict[str, Any] = {"battle": 2, "wins": "1.0", "scores": "5.0", "bwin": "1"}
+
+
 def test_10_passing_and_game_end() -> None:
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], wins="1.0"))
+    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], **SECOND_BATTLE))
     act(state, 1, "pass")
     with pytest.raises(NotYourTurnError):
         act(state, 1, "play 2C")
     act(state, 2, "play 5D", "play 6D")  # P2 continues alone
     with pytest.raises(IllegalActionError):
         act(state, 1, "play 3C")
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], wins="1.0"))
+    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "4S"], **SECOND_BATTLE))
     deck = len(state.deck)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0] and state.wins == [2, 0]
     assert len(state.deck) == deck and state.hands[0].bit_count() == 2  # no extra draw
-    state = state_of(position(hands=["2C.3C", "5D.6D"], fields=["9S", "9C"], wins="1.0", drawn=2))
+    # battle 4: P1 won battle 1, then two drawn battles (the last one 3 to 3)
+    text = position(hands=["2C.3C", "5D.6D"], fields=["9S", "9C"], battle=4, wins="1.0", drawn=2, scores="3.3")
+    state = state_of(text)
     pass_all(state)
     assert state.is_terminal() and state.winners() == [0]  # third drawn battle in a row: decided on wins

@@ -13,7 +13,7 @@ from typing import Any
 
 import oakwood
 from oakwood.engine import State
-from oakwood.games.nutty.cards import KINDS, MARKET, PROPOSED_V1, SOLO_KEEP
+from oakwood.games.nutty.cards import KINDS, MARKET, PROPOSED_V1, SOLO_KEEP, SOLO_KEEP_WITH_EVENTS
 
 FACE_DOWN_LIMB = "~1,~1,~1,~1,~1"
 
@@ -42,8 +42,13 @@ def position(
     market: str | None = None,
     rng: str = "5:0",
     rest_to_out: bool = False,
+    keep_events: bool = False,
 ) -> str:
-    """A complete notation line; boards are ``at|powers|cheeks|backpack|nest|burrow|sticky|sappy``."""
+    """A complete notation line; boards are ``at|powers|cheeks|backpack|nest|burrow|sticky|sappy``.
+
+    A solo position sets aside (``box``) what the solo deck leaves out; ``keep_events`` matches the option
+    ``solo_keep_events=true``, whose deck keeps the events.
+    """
     assert len(tree) == 6
     used_cards: Counter[str] = Counter()
     brown = golden = 0
@@ -88,8 +93,9 @@ def position(
         else:
             market_cards = market.split(",") if market != "-" else []
         remaining -= Counter(market_cards)
+        keep = SOLO_KEEP_WITH_EVENTS if keep_events else SOLO_KEEP
         for kind in KINDS:
-            if kind not in SOLO_KEEP:
+            if kind not in keep:
                 box += [kind] * remaining.pop(kind, 0)
     rest = [kind for kind in KINDS for _ in range(remaining.get(kind, 0))]
     deck = top if rest_to_out else top + rest

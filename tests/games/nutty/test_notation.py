@@ -33,7 +33,7 @@ def test_pending_effects_are_kept() -> None:
         ["~FG,~1,~1,~1,~BB", *PAD],
         [board(at="L1c1", powers="DO", cheeks="0.1", burrow="0.1", sappy="1.0"), board(powers="SR")],
         copy="SR",
-        end="1.4",
+        end="1.2",
         turn="1.4.2.3",
         used="1.0",
     )
@@ -41,7 +41,7 @@ def test_pending_effects_are_kept() -> None:
     again = oakwood.load("nutty").from_notation(state.to_notation())
     view = obs(again)
     assert view["phase"] == "fools" and view["copy"] == "SR" and view["sticky_used"]
-    assert view["boards"][0]["sappy_next"] == 1 and view["end_triggered"] and view["turns_left"] == 4
+    assert view["boards"][0]["sappy_next"] == 1 and view["end_triggered"] and view["turns_left"] == 2
     assert again.to_notation() == state.to_notation()
 
 

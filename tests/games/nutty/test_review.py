@@ -18,7 +18,7 @@ def solo(first: str, players: list[str], pad: list[str] | None = None, **kw: obj
 
 def test_ns8_solo_fools_gold_lets_the_player_choose() -> None:
     # NS-8 (via NS-17 a, solo_keep_events=true): exactly one golden, chosen by the player.
-    text = solo("~FG,~1,~1,~1,~BB", [board(cheeks="0.1", nest="0.1")])
+    text = solo("~FG,~1,~1,~1,~BB", [board(cheeks="0.1", nest="0.1")], keep_events=True)
     state = play(load(text, solo_keep_events=True), "move L1c1")
     view = obs(state)
     assert view["phase"] == "fools" and view["fools_places"] == ["cheeks", "nest"]
@@ -30,7 +30,9 @@ def test_ns8_solo_fools_gold_lets_the_player_choose() -> None:
     assert view["phase"] == "play"
     assert view["boards"][0]["cheeks"] == {"brown": 0, "golden": 1}
     assert view["boards"][0]["nest"] == {"brown": 1, "golden": 0}
-    one = play(load(solo("~FG,~1,~1,~1,~BB", [board(nest="0.1")]), solo_keep_events=True), "move L1c1")
+    one = play(
+        load(solo("~FG,~1,~1,~1,~BB", [board(nest="0.1")], keep_events=True), solo_keep_events=True), "move L1c1"
+    )
     assert obs(one)["phase"] == "play" and obs(one)["boards"][0]["nest"] == {"brown": 1, "golden": 0}
 
 
@@ -62,7 +64,7 @@ def test_ns17_solo_flip_a_face_down_card_underfoot() -> None:
 
 def test_refusals_name_the_missing_power_and_the_face_up_card() -> None:
     # Readable refusals: a power action without the power says so; flipping a face-up card says so.
-    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1"]
+    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1,~1,~1,~2"]
     state = load(position(["1,BB,~1,~1,~1", *pad], [board(at="L1c1"), board(at="L1c1", cheeks="1.0")]))
     cases = [
         ("steal p2 brown", "Sticky Fingers"),
@@ -81,7 +83,7 @@ def test_refusals_name_the_missing_power_and_the_face_up_card() -> None:
 
 def test_render_names_the_cards_out_of_play() -> None:
     # The legend explains ?? and *power, not the card codes: out-of-play cards are shown by name.
-    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1"]
+    pad = ["~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2", "~1,~1,~1,~2,~BB"]
     state = load(position(["1,~1,~1,~1,~1", *pad], [board(), board()], out="WG,WG,SF"))
     picture = state.game.render(state.observe(0))
     assert "Out of play: Wind Gust ×2, Sappy Feet" in picture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import re
 
 import pytest
 
@@ -21,24 +21,69 @@ def tree(*limbs: str) -> list[str]:
     return [*limbs, *PAD[: 6 - len(limbs)]]
 
 
-def test_ns1_composition_and_custom_file(tmp_path: Path) -> None:
+def test_ns1_composition_is_an_option_value() -> None:
     assert sum(PROPOSED_V1.values()) == 54
     custom = {"1": 20, "G": 5, "BB": 5, "SW": 3}
-    path = tmp_path / "deck.json"
-    path.write_text(json.dumps(custom))
-    game = oakwood.load("nutty", deck_composition="custom", composition_file=str(path))
+    game = oakwood.load("nutty", deck_composition=json.dumps(custom))
     state = game.new_state(2, 1)
     assert obs(state)["deck"] == 3
     state.check_invariants()
-    with pytest.raises(InvalidOptionError, match="composition_file"):
-        oakwood.load("nutty", deck_composition="custom")
-    with pytest.raises(InvalidOptionError, match="composition_file"):
-        oakwood.load("nutty", composition_file=str(path))
-    path.write_text(json.dumps({"XX": 40}))
-    with pytest.raises(InvalidOptionError, match="unknown card kind"):
-        oakwood.load("nutty", deck_composition="custom", composition_file=str(path))
+    # The JSON text a file holds (the CLI's -o deck_composition=@deck.json) is accepted as it is.
+    pretty = oakwood.load("nutty", deck_composition=json.dumps(dict(reversed(custom.items())), indent=2))
+    assert pretty == game and pretty.options.deck_composition == '{"1":20,"G":5,"BB":5,"SW":3}'
+    # One text per composition: the proposal written out in full is proposed_v1; zero counts vanish.
+    assert oakwood.load("nutty", deck_composition=json.dumps({**PROPOSED_V1, "AR": 2, "SP": 1})) == oakwood.load(
+        "nutty"
+    )
+    assert oakwood.load("nutty", deck_composition=json.dumps({**custom, "OW": 0})) == game
+    # The option round-trips through to_dict, JSON and repr, and a saved state loads back under it.
+    again = oakwood.load("nutty", **json.loads(json.dumps(game.options.to_dict())))
+    assert again == game and eval(repr(game), {"oakwood": oakwood}) == game
+    assert game.from_json(json.loads(json.dumps(state.to_json()))).to_notation() == state.to_notation()
     with pytest.raises(InvalidOptionError, match="arborist_mode"):
         oakwood.load("nutty", arborist_mode="sometimes")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("custom", "must be proposed_v1 or a JSON object"),
+        ("/dev/zero", "must be proposed_v1 or a JSON object"),
+        ('{"XX": 40}', "unknown card kind 'XX'"),
+        ('{"1": 30, "1": 2}', "card kind '1' is given twice"),
+        ('{"1": -1, "2": 30}', "count of '1' must be a whole number from 0 to 300, got -1"),
+        ('{"1": 30.0}', "count of '1' must be a whole number"),
+        ('{"1": true, "0": 30}', "count of '1' must be a whole number"),
+        ('{"0": 301}', "count of '0' must be a whole number from 0 to 300"),
+        ('{"0": 200, "BB": 200}', "400 cards are more than 300"),
+        ('{"1": 20, "G": 5}', "25 cards are too few to deal a tree of 30"),
+        ('{"3": 21, "0": 10}', "the leaves hold 63 brown and 0 golden acorns, more than the supply"),
+        ('{"G": 16, "0": 20}', "16 golden acorns, more than the supply"),
+        ("[30]", "must be proposed_v1 or a JSON object"),
+        ('{"0": 30', "not valid JSON"),
+        ("{" + " " * 5000 + "}", "at most 4096 characters"),
+    ],
+)
+def test_ns1_a_bad_composition_is_refused(value: str, message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=re.escape(message)) as caught:
+        oakwood.load("nutty", deck_composition=value)
+    assert "deck_composition" in str(caught.value) and len(str(caught.value)) < 300
+
+
+def test_ns1_a_long_bad_kind_is_not_echoed_back() -> None:
+    with pytest.raises(InvalidOptionError, match="unknown card kind") as caught:
+        oakwood.load("nutty", deck_composition=json.dumps({"Q" * 3000: 40}))
+    assert "Q" * 80 not in str(caught.value)
+
+
+def test_ns1_solo_needs_thirty_cards_of_the_solo_kinds() -> None:
+    game = oakwood.load("nutty", deck_composition=json.dumps({"1": 20, "SW": 10, "WG": 5}))
+    game.new_state(2, 1).check_invariants()
+    with pytest.raises(InvalidOptionError, match="20 of them, 30 are needed"):
+        game.new_state(1, 1)
+    with_events = oakwood.load("nutty", deck_composition=game.options.deck_composition, solo_keep_events=True)
+    with pytest.raises(InvalidOptionError, match="25 of them, 30 are needed"):
+        with_events.new_state(1, 1)
 
 
 def test_ns2_setup_acorns_stay_and_short_supply() -> None:
@@ -56,7 +101,7 @@ def test_ns2_setup_acorns_stay_and_short_supply() -> None:
 
 def test_ns3_shifting() -> None:
     # (i) the last card of a shortened limb: the tokens go to i − 1
-    end = load(position(tree("~1,~2,SW"), [board(at="L1c3"), board()]))
+    end = load(position(tree("~1,~2,SW"), [board(at="L1c3"), board()], rest_to_out=True))
     play(end, "claim")
     assert obs(end)["boards"][0]["at"] == "L1c2" and len(obs(end)["tree"][0]) == 2
     # (ii) loose acorns follow the tokens; (iii) a revealed Broken Branch underfoot: step inward
@@ -72,7 +117,8 @@ def test_ns3_shifting() -> None:
 
 
 def test_ns4_shortened_limb_and_empty_deck() -> None:
-    short = load(position(tree("~1,LA,~2,~1"), [board(at="L1c2"), board()]))
+    # While the Leaf Deck lasts, only a break shortens a limb: this one broke beyond its two Broken Branches.
+    short = load(position(tree("~1,LA,BB,BB"), [board(at="L1c2"), board()], out="1"))
     deck = obs(short)["deck"]
     play(short, "claim")
     assert len(obs(short)["tree"][0]) == 3 and obs(short)["deck"] == deck
@@ -175,9 +221,10 @@ def test_ns11_backpack_spittoon_lasso() -> None:
     assert obs(state)["boards"][0]["nest"]["brown"] == 1
     assert not any(a.startswith("spit") for a in legal(state))  # once per turn
     assert [a for a in legal(state) if a.startswith("lasso")] == []  # nothing adjacent to pull
-    lasso = load(position(tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1"), [board(at="L1c2", powers="FL,LA"), board()]))
+    short = tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1")  # limb 2 is short: the Leaf Deck has run out
+    lasso = load(position(short, [board(at="L1c2", powers="FL,LA"), board()], rest_to_out=True))
     assert [a for a in legal(lasso) if a.startswith("lasso")] == ["lasso L1c3 brown"]
-    lateral = load(position(tree("~1,1,2*1.0,~1,~BB", "~SW,LA*0.1"), [board(at="L1c2", powers="FL,LA"), board()]),
+    lateral = load(position(short, [board(at="L1c2", powers="FL,LA"), board()], rest_to_out=True),
                    lasso_lateral_with_flying=True)  # fmt: skip
     assert [a for a in legal(lateral) if a.startswith("lasso")] == ["lasso L1c3 brown", "lasso L2c2 golden"]
     trunk = load(position(tree("1*1.0,1,2*1.0,~1,~BB"), [board(powers="LA"), board()]))
@@ -209,12 +256,12 @@ def test_ns12_sticky_fingers() -> None:
 
 def test_ns13_flying_and_single_use_doppelganger() -> None:
     text = position(tree("~1,BB,~2", "~1,~2", "-", "-", "~1,~1", "~1,~1,~2"),
-                    [board(at="L6c2", powers="FL"), board()])  # fmt: skip
+                    [board(at="L6c2", powers="FL"), board()], rest_to_out=True)  # fmt: skip
     moves = [a for a in legal(load(text)) if a.startswith("move")]
     # L1c2 is a revealed Broken Branch (never a landing), L5 has a card 2, the ring wraps L6 → L1.
     assert moves == ["move L5c2", "move L6c1", "move L6c3"]
     ring = tree("~1,1,~2", "~1,~2", "-", "-", "~1", "~1,~1,~BB")
-    flyer = load(position(ring, [board(at="L6c2", powers="FL"), board()]))
+    flyer = load(position(ring, [board(at="L6c2", powers="FL"), board()], rest_to_out=True))
     assert [a for a in legal(flyer) if a.startswith("move")] == ["move L1c2", "move L6c1", "move L6c3"]
     single = load(position(tree("~1,1,2*1.0,1*1.0,~BB"), [board(at="L1c3", powers="DO"), board(powers="LA")]),
                   doppelganger_duration="single_use")  # fmt: skip
@@ -224,7 +271,7 @@ def test_ns13_flying_and_single_use_doppelganger() -> None:
 
 def test_ns14_end_trigger_and_final_round() -> None:
     revealed = "1,1,1,1,1"
-    text = position(["~2,1,1", "2,2,2,2,2", "3,3,3,3,3", "G,G,G,G,G", "0,0,0,2,2", revealed],
+    text = position(["~2,BB,BB", "2,2,2,2,2", "3,3,3,3,3", "G,G,G,G,G", "0,0,0,2,2", revealed],
                     [board(), board(at="L1c1"), board()], turn="2.3.1.1")  # fmt: skip
     state = load(text)
     play(state, "flip")
@@ -241,7 +288,7 @@ def test_ns14_end_trigger_and_final_round() -> None:
 
 def test_ns15_tie_breaks() -> None:
     def finish(p1: str, p2: str, **options: object) -> list[int]:
-        state = load(position(tree("~1,~1,~1,~BB,~BB"), [p1, p2], end="1.0"), **options)
+        state = load(position(tree("~1,~1,~1,~BB,~BB"), [p1, p2], turn="2.3.1.1", end="1.0"), **options)
         play(state, "end")
         assert state.is_terminal()
         return state.winners()

@@ -158,6 +158,7 @@ def test_10_owl() -> None:
     text = position(
         tree("~BB,~BB,~AR,~WG,~SF", "~2,~SW,~LA,~FL,~ST", "~FG,~SP,~DO,~SR,~BB", "~BB,~AR", "1,1,~BP"),
         [board(powers="OW"), board(at="L5c1", cheeks="1.0"), board(at="L5c3", powers="BP", pack="g")],
+        rest_to_out=True,  # short limbs: the Leaf Deck has run out
     )
     state = play(load(text), "owl L5")
     view = obs(state)

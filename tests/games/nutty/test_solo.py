@@ -101,7 +101,8 @@ def test_g_end_game_and_automatic_end() -> None:
 def test_h_market() -> None:
     state = load(solo("1,~BB,~BB,~2,~ST", [board(powers="SW,FL,BP", nest="3.0", pack="b")]))
     buys = [a for a in legal(state) if a.startswith("buy")]
-    assert buys == ["buy lasso return swinging", "buy lasso return flying", "buy lasso return backpack"]
+    plain = ["buy lasso return swinging", "buy lasso return flying", "buy lasso return backpack"]
+    assert buys == plain + [f"{a} with 3 nest brown" for a in plain]  # the usual payment first (NS-17k)
     play(state, "buy lasso return backpack")
     view = obs(state)
     assert view["boards"][0]["powers"] == ["SW", "FL", "LA"] and view["market"] == ["BP"]

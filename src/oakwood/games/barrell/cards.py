@@ -30,7 +30,7 @@ BLACK_JOKER: Final = 53
 JOKERS: Final = (RED_JOKER, BLACK_JOKER)
 
 NAMES: Final = tuple([f"{r}{s}" for s in SUITS for r in RANKS] + ["RJ", "BJ"])
-PRETTY: Final = tuple([f"{r}{s}" for s in SUIT_SYMBOLS for r in RANKS] + ["Joker(R)", "Joker(B)"])
+PRETTY: Final = tuple([f"{r}{s}" for s in SUIT_SYMBOLS for r in RANKS] + ["Red Joker", "Black Joker"])
 BY_NAME: Final = {name: i for i, name in enumerate(NAMES)}
 
 #: Suit index per card (-1 for the Jokers).
@@ -80,5 +80,5 @@ def parse_card(text: str, *, field: str = "card") -> int:
     """A card id from its name (``7S``, ``10h``, ``RJ``); :class:`InvalidNotationError` names the field."""
     card = BY_NAME.get(text.strip().upper())
     if card is None:
-        raise InvalidNotationError(f"unknown card {text!r}", field=field)
+        raise InvalidNotationError("unknown card", field=field, text=text)
     return card

@@ -1,12 +1,14 @@
 """Barrell notation: one line of ``key=value`` fields that rebuilds any position exactly.
 
-Example (2 players, battle 1, P1 to play)::
+Example (2 players, battle 1: P1 played the J♥ face up, P2 the 4♦, P1 the 9♣; P2 to play)::
 
-    barrell n=2 rng=7:40 battle=1 first=1 phase=play active=1 wins=0.0 drawn=0 passed=- need=- committed=-
-    jd=0 jdc=- jvoid=- hands=AS.7S.JD|2H.KC~* aside=| fields=^JH.9C|4D~- queen= deck=3C.QS discard=
+    barrell n=2 rng=7:40 battle=1 first=1 phase=play active=2 wins=0.0 drawn=0 passed=- need=- committed=-
+    jd=0 jdc=- jvoid=- hands=AS.7S.JD|2H.KC~* aside=| fields=^JH.9C|4D queen= deck=AC.2C…3C.QS discard=
     give=| gifts=-.- targets=- jokers=- scores=- prov=- bwin=-
 
-(on one line). Seats are written 1-based. Card lists are separated by ``.``, per-seat zones by ``|``.
+(on one line, the Deck shortened here). Seats are written 1-based. Card lists are separated by ``.``,
+per-seat zones by ``|``. A position the game cannot reach is refused, naming the field at fault: the rules are
+listed in ``consistency.py``.
 
 - ``hands``/``aside``: a card may carry ``~`` and the seats that know it (``~*`` every seat, ``~-`` nobody);
   without it only the owner knows it.
@@ -23,12 +25,14 @@ Example (2 players, battle 1, P1 to play)::
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from oakwood.engine import InvalidNotationError, InvariantError, Rng
+from oakwood.engine import InvalidNotationError, Rng
+from oakwood.engine.rng import COUNTER_MAX, SEED_MAX, SEED_MIN
 
-from .cards import BIT, DECK_SIZE, NAMES, cards_of, parse_card
-from .phases import MULLIGAN_PHASE, OVER
+from .cards import ALL_CARDS_MASK, BIT, DECK_SIZE, NAMES, cards_of, parse_card
+from .consistency import check_position
 from .state import BarrellState
 
 if TYPE_CHECKING:
@@ -116,19 +120,30 @@ def write(state: BarrellState) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- parsing
+_INTEGER = re.compile(r"-?[0-9]{1,40}")
+#: Battle scores lie between every numbered heart doubled by a King of Clubs and every other numbered card
+#: (Aces at 11) doubled: −(11 + 2 + … + 10) × 2 and 3 × 65 × 2.
+SCORE_RANGE = (-130, 390)
+MAX_BATTLES = 1_000_000
+MAX_WINS = 1_000_000
+
+
 class _Reader:
-    def __init__(self, text: str, n: int) -> None:
-        self.text = text
+    """Reads field values for an ``n``-player position; every error names the field and quotes the bad value
+    (the engine's error cuts it short). Also records which zone each card was placed in, so a card
+    named twice is reported where it appears the second time."""
+
+    def __init__(self, n: int) -> None:
         self.n = n
+        self.placed = 0
 
     def fail(self, field: str, message: str, value: str | None = None) -> InvalidNotationError:
         return InvalidNotationError(message, field=field, text=value)
 
     def integer(self, field: str, value: str, low: int, high: int) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise self.fail(field, "expected a whole number", value) from None
+        if not _INTEGER.fullmatch(value):
+            raise self.fail(field, "expected a whole number", value)
+        number = int(value)
         if not low <= number <= high:
             raise self.fail(field, f"must be between {low} and {high}", value)
         return number
@@ -137,25 +152,48 @@ class _Reader:
         return self.integer(field, value, 1, self.n) - 1
 
     def seats(self, field: str, value: str) -> int:
+        """A set of seats written as digits (``13``), or ``-`` for none."""
         if value == "-":
             return 0
+        if not value:
+            raise self.fail(field, "expected seat numbers or '-'", value)
         mask = 0
         for ch in value:
-            mask |= 1 << self.seat(field, ch)
+            bit = 1 << self.seat(field, ch)
+            if mask & bit:
+                raise self.fail(field, f"seat {ch} is named twice", value)
+            mask |= bit
         return mask
 
-    def ints(self, field: str, value: str, count: int | None) -> list[int] | None:
+    def ints(self, field: str, value: str, low: int, high: int) -> list[int] | None:
+        """One number per seat separated by ``.``, or ``-`` for none."""
         if value == "-":
             return None
-        out = [self.integer(field, v, -10_000, 10_000) for v in value.split(".")]
-        if count is not None and len(out) != count:
-            raise self.fail(field, f"expected {count} numbers", value)
-        return out
+        parts = value.split(".")
+        if len(parts) != self.n:
+            raise self.fail(field, f"expected {self.n} numbers", value)
+        return [self.integer(field, v, low, high) for v in parts]
 
     def cards(self, field: str, value: str) -> list[int]:
+        """A ``.``-separated card list (``-`` or nothing for none), each card named once."""
         if value in ("", "-"):
             return []
-        return [parse_card(token, field=field) for token in value.split(".")]
+        out = [parse_card(token, field=field) for token in value.split(".")]
+        if len(set(out)) != len(out):
+            raise self.fail(field, "a card is named twice", value)
+        return out
+
+    def card_mask(self, field: str, value: str) -> int:
+        mask = 0
+        for card in self.cards(field, value):
+            mask |= BIT[card]
+        return mask
+
+    def place(self, field: str, card: int) -> None:
+        """Record that ``card`` lies in the zone of ``field``: every card lies in exactly one zone."""
+        if self.placed & BIT[card]:
+            raise self.fail(field, f"{NAMES[card]} is named twice: every card lies in exactly one place")
+        self.placed |= BIT[card]
 
     def per_seat(self, field: str, value: str) -> list[str]:
         parts = value.split("|")
@@ -170,62 +208,73 @@ class _Reader:
             return card, default
         if who == "*":
             return card, (1 << self.n) - 1
+        if not who:
+            raise self.fail(field, "expected the seats that know the card after '~' ('-' for nobody)", token)
         return card, self.seats(field, who)
 
 
 def parse(game: Barrell, text: str) -> BarrellState:
-    """The state written in ``text``; :class:`InvalidNotationError` names the bad field."""
+    """The state written in ``text``; :class:`InvalidNotationError` names the bad field.
+
+    The text is first read field by field, then :func:`~.consistency.check_position` refuses every position
+    that is not a real position of the game (see that module for the rules).
+    """
     tokens = text.split()
     if not tokens or tokens[0] != "barrell":
-        raise InvalidNotationError("Barrell notation starts with 'barrell'", field="header", text=text[:20])
+        raise InvalidNotationError("Barrell notation starts with 'barrell'", field="header", text=text)
     values: dict[str, str] = {}
     for token in tokens[1:]:
         key, eq, value = token.partition("=")
         if not eq or key not in KEYS:
-            raise InvalidNotationError("unknown field", field=key or token, text=token)
+            raise InvalidNotationError(f"unknown field (the fields are {', '.join(KEYS)})", text=token)
         if key in values:
             raise InvalidNotationError("field given twice", field=key, text=token)
         values[key] = value
     missing = [k for k in KEYS if k not in values]
     if missing:
         raise InvalidNotationError(f"missing field(s) {', '.join(missing)}", field=missing[0])
-    n = _Reader(text, 4).integer("n", values["n"], game.min_players, game.max_players)
-    read = _Reader(text, n)
+    n = _Reader(4).integer("n", values["n"], game.min_players, game.max_players)
+    read = _Reader(n)
     seed_text, colon, counter_text = values["rng"].partition(":")
     if not colon:
         raise read.fail("rng", "expected seed:counter", values["rng"])
-    seed = read.integer("rng", seed_text, -(2**63), 2**64)
-    counter = read.integer("rng", counter_text, 0, 2**62)
-    state = BarrellState.empty(game, n, seed, start=text)
-    state.rng = Rng(seed, counter)
-    state.battle = read.integer("battle", values["battle"], 0, 10_000)
+    seed = read.integer("rng", seed_text, SEED_MIN, SEED_MAX)  # what the engine's generator accepts
+    counter = read.integer("rng", counter_text, 0, COUNTER_MAX)
+    try:
+        state = BarrellState.empty(game, n, seed, start=text)
+        state.rng = Rng(seed, counter)
+    except ValueError as exc:  # the engine's own limits on a generator
+        raise read.fail("rng", str(exc), values["rng"]) from None
+    state.battle = read.integer("battle", values["battle"], 1, MAX_BATTLES)
     state.first = read.seat("first", values["first"])
     if values["phase"] not in PHASES:
         raise read.fail("phase", f"must be one of {', '.join(PHASES)}", values["phase"])
     state.phase = values["phase"]
     state.active = -1 if values["active"] == "-" else read.seat("active", values["active"])
-    wins = read.ints("wins", values["wins"], n)
-    if wins is None or min(wins) < 0:
+    wins = read.ints("wins", values["wins"], 0, MAX_WINS)
+    if wins is None:
         raise read.fail("wins", "expected one non-negative number per seat", values["wins"])
     state.wins = wins
-    state.drawn_streak = read.integer("drawn", values["drawn"], 0, 10_000)
+    state.drawn_streak = read.integer("drawn", values["drawn"], 0, MAX_BATTLES)
     state.passed = read.seats("passed", values["passed"])
     state.need = read.seats("need", values["need"])
     state.committed = read.seats("committed", values["committed"])
     if values["jd"] not in ("0", "1"):
         raise read.fail("jd", "must be 0 or 1", values["jd"])
     state.jd_active = values["jd"] == "1"
-    state.jd_cover = sum(BIT[c] for c in read.cards("jdc", values["jdc"]))
-    state.jacks_void = sum(BIT[c] for c in read.cards("jvoid", values["jvoid"]))
+    state.jd_cover = read.card_mask("jdc", values["jdc"])
+    state.jacks_void = read.card_mask("jvoid", values["jvoid"])
     everyone = state.all_seats
     for seat, part in enumerate(read.per_seat("hands", values["hands"])):
         for token in part.split(".") if part else []:
             card, who = read.card_with_knowledge("hands", token, 1 << seat)
+            read.place("hands", card)
             state.hands[seat] |= BIT[card]
             state.known[card] = who
     for seat, part in enumerate(read.per_seat("aside", values["aside"])):
         for token in part.split(".") if part else []:
             card, who = read.card_with_knowledge("aside", token, 1 << seat)
+            read.place("aside", card)
             state.aside[seat] |= BIT[card]
             state.known[card] = who
     for seat, part in enumerate(read.per_seat("fields", values["fields"])):
@@ -237,13 +286,18 @@ def parse(game: Barrell, text: str) -> BarrellState:
             else:
                 card, who = read.card_with_knowledge("fields", token, 1 << seat)
                 state.known[card] = who
+            read.place("fields", card)
             state.fields[seat].append(card)
-    state.queen_zone = read.cards("queen", values["queen"])
-    state.deck = read.cards("deck", values["deck"])
-    state.discard = read.cards("discard", values["discard"])
-    for card in (*state.queen_zone, *state.discard):
-        state.known[card] = everyone
-    state.to_give = [sum(BIT[c] for c in read.cards("give", part)) for part in read.per_seat("give", values["give"])]
+    for key in ("queen", "deck", "discard"):
+        cards = read.cards(key, values[key])
+        for card in cards:
+            read.place(key, card)
+            state.known[card] = 0 if key == "deck" else everyone
+        setattr(state, "queen_zone" if key == "queen" else key, cards)
+    if read.placed != ALL_CARDS_MASK:
+        absent = " ".join(NAMES[c] for c in cards_of(ALL_CARDS_MASK & ~read.placed))
+        raise read.fail("deck", f"every one of the {DECK_SIZE} cards must lie in a zone; missing", absent)
+    state.to_give = [read.card_mask("give", part) for part in read.per_seat("give", values["give"])]
     gifts = values["gifts"].split(".")
     if len(gifts) != n:
         raise read.fail("gifts", f"expected {n} entries", values["gifts"])
@@ -253,30 +307,14 @@ def parse(game: Barrell, text: str) -> BarrellState:
             name, arrow, target = item.partition(">")
             if not arrow:
                 raise read.fail("targets", "expected CARD>seat", item)
-            state.card_target[parse_card(name, field="targets")] = read.seat("targets", target)
-    state.jokers_done = sum(BIT[c] for c in read.cards("jokers", values["jokers"]))
-    state.battle_scores = read.ints("scores", values["scores"], n)
-    state.provisional_scores = read.ints("prov", values["prov"], n)
+            card = parse_card(name, field="targets")
+            if card in state.card_target:
+                raise read.fail("targets", f"{NAMES[card]} is named twice", values["targets"])
+            state.card_target[card] = read.seat("targets", target)
+    state.jokers_done = read.card_mask("jokers", values["jokers"])
+    state.battle_scores = read.ints("scores", values["scores"], *SCORE_RANGE)
+    state.provisional_scores = read.ints("prov", values["prov"], *SCORE_RANGE)
     bwin = read.seats("bwin", values["bwin"])
     state.battle_winners = [s for s in range(n) if bwin >> s & 1]
-    _check_consistency(state, read)
+    check_position(state)
     return state
-
-
-def _check_consistency(state: BarrellState, read: _Reader) -> None:
-    """Reject positions the rules can never reach in a way that would break the engine."""
-    if state.phase in ("play", "swap", "jokers", "kh", "ks") and state.active < 0:
-        raise read.fail("active", f"phase {state.phase} needs a seat to act")
-    if state.phase == MULLIGAN_PHASE and state.active < 0 and not state.need:
-        raise read.fail("need", "a mulligan needs a seat to act or seats to commit")
-    if state.phase == "hearts" and state.active < 0 and not state.need & ~state.committed:
-        raise read.fail("need", "the hearts commit needs seats still to commit")
-    if state.phase == OVER and state.active >= 0:
-        raise read.fail("active", "nobody acts in a finished game")
-    try:
-        state._check_invariants()
-    except InvariantError as exc:
-        raise InvalidNotationError(str(exc), field="cards") from None
-    for card in range(DECK_SIZE):
-        if state.known[card] >> state.num_players:
-            raise read.fail("cards", f"{NAMES[card]} is known to a seat that does not exist")

@@ -6,13 +6,13 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from .actions import Action
-from .cards import BY_NAME, PRETTY
+from .cards import BY_NAME, IS_JACK, PRETTY
 
 _PHASES = {
-    "mulligan": "Mulligan",
-    "play": "Battle",
+    "mulligan": "Mulligan: set up to 3 cards aside, then keep",
+    "play": "Playing cards",
     "swap": "Jack of Spades: choose whom to trade fields with",
-    "jokers": "Joker decision",
+    "jokers": "Jokers: keep the Joker or the rest of the field",
     "hearts": "Hearts: name who receives them",
     "kh": "King of Hearts: return a card to hand",
     "ks": "King of Spades: take a card from Discard",
@@ -31,38 +31,51 @@ def _cards(names: list[str]) -> str:
     return " ".join(pretty(n) for n in names) if names else "—"
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: a number with its noun in the right form."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _seats(seats: list[int]) -> str:
+    return ", ".join(_p(s) for s in seats)
+
+
 def render(obs: Mapping[str, Any]) -> str:
     """A picture of the table as ``obs['seat']`` sees it."""
     n = obs["players"]
     seat = obs["seat"]
     lines = [
         f"Barrell — battle {obs['battle']} · {_PHASES.get(obs['phase'], obs['phase'])} · "
-        f"first player P{obs['first_player'] + 1} · Deck {obs['deck_size']}",
+        f"P{obs['first_player'] + 1} plays first · Deck: {_count(obs['deck_size'], 'card')}",
     ]
     if obs["jack_of_diamonds"]:
         lines.append("  The Jack of Diamonds is in force: other face cards do nothing.")
-    lines.append(f"  Queen Zone: {_cards(obs['queen_zone'])}")
+    lines.append(f"  Queen Zone: {_cards(obs['queen_zone']) if obs['queen_zone'] else 'empty'}")
     discard = obs["discard"]
     shown = discard[-12:]  # the newest cards; the count of older ones is given first
     older = f"({len(discard) - len(shown)} older) " if len(discard) > len(shown) else ""
-    lines.append(f"  Discard ({len(discard)}, newest last): {older}{_cards(shown)}")
+    if discard:
+        lines.append(f"  Discard pile ({_count(len(discard), 'card')}, newest last): {older}{_cards(shown)}")
+    else:
+        lines.append("  Discard pile: empty")
     for p in range(n):
         marks = []
-        if obs["passed"][p]:
+        if obs["passed"][p] and not obs["terminal"]:
             marks.append("passed")
         if p in obs["to_act"]:
             marks.append("to act")
         if obs["committed"] is not None and obs["committed"][p]:
-            marks.append("committed")
+            marks.append("has chosen")
         tag = f" ({', '.join(marks)})" if marks else ""
         you = " — you" if p == seat else ""
-        lines.append(f"P{p + 1}{you}: wins {obs['wins'][p]}, hand {obs['hand_sizes'][p]}{tag}")
+        won = _count(obs["wins"][p], "battle")
+        lines.append(f"P{p + 1}{you}: {won} won, {_count(obs['hand_sizes'][p], 'card')} in hand{tag}")
         field = obs["fields"][p]
         slots = []
         for slot in field:
             text = pretty(slot["card"])
             slots.append(text if slot["face_up"] else f"[{text}]")
-        lines.append(f"    field: {' '.join(slots) if slots else '—'}")
+        lines.append(f"    field: {' '.join(slots) if slots else 'empty'}")
         if p != seat and obs["known_in_hands"][p]:
             lines.append(f"    known in hand: {_cards(obs['known_in_hands'][p])}")
     if seat is not None:
@@ -77,7 +90,7 @@ def render(obs: Mapping[str, Any]) -> str:
         provisional = ", ".join(f"P{p + 1} {s}" for p, s in enumerate(obs["provisional_scores"]))
         lines.append(f"Provisional scores: {provisional}")
     if obs["battle_scores"] is not None:
-        winners = ", ".join(f"P{p + 1}" for p in obs["battle_winners"]) or "nobody (drawn)"
+        winners = _seats(obs["battle_winners"]) or "nobody (a drawn battle)"
         lines.append(
             "Last battle: "
             + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(obs["battle_scores"]))
@@ -85,7 +98,7 @@ def render(obs: Mapping[str, Any]) -> str:
         )
     lines.append("(face-down cards in [brackets]; ?? = a card you have not seen)")
     if obs["terminal"]:
-        lines.append("Winners: " + ", ".join(f"P{p + 1}" for p in obs["winners"]))
+        lines.append("Winners: " + _seats(obs["winners"]))
     return "\n".join(lines)
 
 
@@ -98,70 +111,86 @@ def describe_event(event: Mapping[str, Any]) -> str:
     kind = event["kind"]
     if kind == "deal":
         cards = f": {_cards(event['cards'])}" if "cards" in event else ""
-        return f"{_p(event['seat'])} is dealt {event['count']} cards{cards}"
+        return f"{_p(event['seat'])} is dealt {_count(event['count'], 'card')}{cards}"
     if kind == "battle":
         return f"— Battle {event['battle']} —"
     if kind == "dice":
         return "Dice: " + ", ".join(f"{p} rolls {r}" for p, r in event["rolls"].items())
     if kind == "first_player":
-        return f"{_p(event['seat'])} plays first"
+        return f"{_p(event['seat'])} plays first in this battle"
     if kind == "recycle":
-        return f"The Discard pile is shuffled into the Deck ({event['deck']} cards)"
+        return f"The Discard pile is shuffled into the Deck, which now holds {_count(event['deck'], 'card')}"
     if kind == "mulligan_aside":
         card = f" ({pretty(event['card'])})" if "card" in event else ""
-        return f"{_p(event['seat'])} sets a card aside{card}"
+        return f"{_p(event['seat'])} sets a card aside for the mulligan{card}"
     if kind == "mulligan":
         if not event["count"]:
-            return f"{_p(event['seat'])} keeps the hand"
+            return f"{_p(event['seat'])} keeps its hand"
         extra = ""
         if "drawn" in event:
             extra = f": {_cards(event['discarded'])} out, {_cards(event['drawn'])} in"
-        return f"{_p(event['seat'])} mulligans {event['count']} card(s){extra}"
+        return f"{_p(event['seat'])} exchanges {_count(event['count'], 'card')} in the mulligan{extra}"
     if kind == "play":
         if event["face_up"]:
             return f"{_p(event['seat'])} plays {pretty(event['card'])} face up"
         card = f" ({pretty(event['card'])})" if "card" in event else ""
         return f"{_p(event['seat'])} plays a card face down{card}"
     if kind == "pass":
-        return f"{_p(event['seat'])} passes" + (" (empty hand)" if event["automatic"] else "")
+        return f"{_p(event['seat'])} passes" + (" (no cards in hand)" if event["automatic"] else "")
     if kind == "cancelled":
         return f"{pretty(event['card'])} does nothing: the Jack of Diamonds is in force"
     if kind == "battle_ends":
         return f"{pretty(event['by'])} ends the battle at once"
     if kind == "draw":
+        if not event["count"]:
+            return f"{_p(event['seat'])} draws no card: the Deck and the Discard pile are empty"
         cards = f": {_cards(event['cards'])}" if "cards" in event else ""
-        return f"{_p(event['seat'])} draws {event['count']}{cards}"
+        return f"{_p(event['seat'])} draws {_count(event['count'], 'card')}{cards}"
     if kind == "swap":
         return f"{_p(event['seat'])} and {_p(event['target'])} trade fields"
     if kind == "rotate":
-        return "Every field moves one seat to the left"
+        return "Every field moves one seat clockwise (P1's field to P2, and so on)"
     if kind == "reveal":
-        return "Reveal: " + "; ".join(f"P{p + 1} {_cards(f)}" for p, f in enumerate(event["fields"]))
+        fields = [f"P{p + 1} {_cards(f) if f else 'no cards'}" for p, f in enumerate(event["fields"])]
+        return "Reveal: " + "; ".join(fields)
     if kind == "joker":
+        seat, joker = _p(event["seat"]), pretty(event["joker"])
         if event["choice"] == "keep":
-            return f"{_p(event['seat'])} takes the Joker back to hand"
-        return f"{_p(event['seat'])} takes the rest of the field back to hand: {_cards(event['cards'])}"
+            return f"{seat} takes the {joker} back to hand"
+        if not event["cards"]:
+            return f"{seat} leaves the {joker} in its field (no other card to take back)"
+        return (
+            f"{seat} leaves the {joker} in its field and takes the other cards back to hand: {_cards(event['cards'])}"
+        )
     if kind == "gift":
         return f"{_p(event['seat'])} gives {_cards(event['cards'])} to {_p(event['target'])}"
     if kind == "queen_zone":
-        note = " (cancelled)" if event["cancelled"] else ""
+        note = ", cancelled by the Jack of Diamonds" if event["cancelled"] else ""
         return f"{pretty(event['card'])} goes to the Queen Zone{note}"
     if kind == "destroy":
-        return f"The King of Diamonds destroys {_cards(event['cards'])} of {_p(event['seat'])}"
+        return f"The King of Diamonds destroys {_p(event['seat'])}'s {_cards(event['cards'])}"
     if kind == "provisional_scores":
         return "Provisional scores: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(event["scores"]))
     if kind == "battle_result":
         scores = ", ".join(f"P{p + 1} {s}" for p, s in enumerate(event["scores"]))
-        won = ", ".join(_p(s) for s in event["winners"]) or "nobody (a drawn battle)"
-        return f"Scores: {scores} — won by {won}"
+        winners = event["winners"]
+        if not winners:
+            return f"Battle scores: {scores} — a drawn battle, nobody wins it"
+        if len(winners) == 1:
+            return f"Battle scores: {scores} — {_p(winners[0])} wins the battle"
+        return f"Battle scores: {scores} — a tie: {_seats(winners)} each win the battle"
     if kind == "return":
         return f"King of Hearts: {_p(event['seat'])} takes {pretty(event['card'])} back to hand"
     if kind == "discard":
-        return f"The table is cleared ({event['discard']} cards in Discard)"
+        return f"The table is cleared: the Discard pile now holds {_count(event['discard'], 'card')}"
     if kind == "take":
         return f"King of Spades: {_p(event['seat'])} takes {pretty(event['card'])} from Discard"
     if kind == "game_over":
-        return "Game over — winners: " + ", ".join(_p(s) for s in event["winners"])
+        won = ", ".join(f"P{p + 1} {w}" for p, w in enumerate(event["wins"]))
+        winners = event["winners"]
+        if len(winners) == 1:
+            return f"Game over — {_p(winners[0])} wins the game (battles won: {won})"
+        return f"Game over — {_seats(winners)} share the win (battles won: {won})"
     details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
     return f"{kind}: {details}"
 
@@ -174,10 +203,10 @@ def describe_action(action: Hashable) -> str:
     card = PRETTY[action.card] if action.card >= 0 else ""
     target = f"P{action.target + 1}" if action.target >= 0 else ""
     texts = {
-        "play": f"play {card}" + (" face up" if card.startswith("J") and "Joker" not in card else " face down"),
+        "play": f"play {card}" + (" face up" if IS_JACK[action.card] else " face down"),
         "pass": "pass for the rest of the battle",
         "mulligan": f"set {card} aside for the mulligan",
-        "keep": "finish the mulligan",
+        "keep": "finish the mulligan and keep the rest of your hand",
         "swap": f"trade fields with {target}",
         "gift": f"give your hearts to {target}",
         "give": f"give {card} to {target}",

@@ -6,9 +6,10 @@ once; its order is fixed and shared by the multiplayer and the solo game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import LIMB_LENGTH, LIMBS, MARKET, POWER_WORD, POWERS
+from .payment import MOVE_COST, PRICE, TEXTS
 
 COLOUR_WORD = {"b": "brown", "g": "golden"}
 PLACES = ("cheeks", "backpack", "nest", "burrow")
@@ -19,9 +20,12 @@ def place_name(limb: int, pos: int) -> str:
     return "trunk" if limb < 0 else f"L{limb + 1}c{pos + 1}"
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
-    """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text."""
+class Act(NamedTuple):
+    """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text.
+
+    A NamedTuple rather than a frozen dataclass: equality and hashing run in C, and ``apply`` checks
+    membership in the legal actions (comparing against each one before the match) on every step.
+    """
 
     verb: str
     limb: int = -1
@@ -30,10 +34,19 @@ class Act:
     seat: int = -1
     power: str = ""
     other: str = ""
+    pay: str = ""  # solo: the acorns that pay, as typed after "with" (NS-17k); "" = the usual payment
+
+    def replace_pay(self, pay: str = "") -> Act:
+        """The same action paid another way (the canonical instance from the codec tables)."""
+        return CANONICAL[self._replace(pay=pay)]
 
     def __str__(self) -> str:
+        text = self._text()
+        return f"{text} with {self.pay}" if self.pay else text
+
+    def _text(self) -> str:
         verb = self.verb
-        if verb in ("end", "flip", "convert", "unpack", "end game"):
+        if verb in ("end", "flip", "convert", "unpack", "end game", "bribe"):
             return verb
         if verb == "move":
             return f"move {place_name(self.limb, self.pos)}"
@@ -91,6 +104,17 @@ OWL_POWER = [{p: Act("owl", seat=s, power=p) for p in POWERS} for s in range(MAX
 COPY = {p: Act("copy", power=p) for p in POWERS if p != "DO"}
 BUY = {p: Act("buy", power=p) for p in MARKET}
 BUY_RETURN = {(p, q): Act("buy", power=p, other=q) for p in MARKET for q in MARKET if p != q}
+BRIBE = Act("bribe")
+# Solo payments the player names (NS-17k): per move target, per purchase, and for the Owl's bribe.
+MOVE_PAY = [
+    [{t: Act("move", limb, pos, pay=t) for t in TEXTS[MOVE_COST]} for pos in range(LIMB_LENGTH)]
+    for limb in range(LIMBS)
+]
+BUY_PAY = {(p, ""): {t: Act("buy", power=p, pay=t) for t in TEXTS[PRICE]} for p in MARKET}
+BUY_PAY.update(
+    {(p, q): {t: Act("buy", power=p, other=q, pay=t) for t in TEXTS[PRICE]} for p in MARKET for q in MARKET if p != q}
+)
+BRIBE_PAY = {t: Act("bribe", pay=t) for t in TEXTS[PRICE]}
 
 
 def all_actions() -> list[Act]:
@@ -119,8 +143,15 @@ def all_actions() -> list[Act]:
     out += BUY.values()
     out += BUY_RETURN.values()
     out.append(END_GAME)
+    # Added with NS-17k, after every earlier action so that the older codec integers keep their meaning.
+    out += [a for limb in MOVE_PAY for cell in limb for a in cell.values()]
+    for table in BUY_PAY.values():
+        out += table.values()
+    out.append(BRIBE)
+    out += BRIBE_PAY.values()
     return out
 
 
 ALL_ACTIONS = all_actions()
 ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}
+CANONICAL = {a: a for a in ALL_ACTIONS}

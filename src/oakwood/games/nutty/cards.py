@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 
 from oakwood.engine import InvalidOptionError
 
@@ -95,36 +94,88 @@ SOLO_KEEP_WITH_EVENTS = SOLO_KEEP | frozenset(EVENTS)
 MARKET = (SWINGING, FLYING, BACKPACK, LASSO)
 
 
-def composition(name: str) -> dict[str, int]:
-    """The deck composition an option names: ``proposed_v1`` or the path of a JSON file ``{kind: count}``."""
-    if name == "proposed_v1":
+#: The longest composition text an option may hold (a pretty-printed file of every kind fits easily).
+COMPOSITION_MAX_TEXT = 4096
+#: The most cards a composition may have (the proposal has 54; the bound keeps decks and notations small).
+COMPOSITION_MAX_CARDS = 300
+_FIELD = "option 'deck_composition'"
+
+
+def short(value: object, limit: int = 60) -> str:
+    """``repr`` of a value cut to about ``limit`` characters, so a bad input is never echoed back whole."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def composition(value: str) -> dict[str, int]:
+    """The deck composition an option value names: ``proposed_v1``, or a JSON object ``{kind code: count}``.
+
+    Never reads a file: a custom composition is the option value itself (NS-1). Reading a file is the
+    command line's job (``-o deck_composition=@deck.json``).
+    """
+    if value == "proposed_v1":
         return dict(PROPOSED_V1)
-    path = Path(name)
+    if len(value) > COMPOSITION_MAX_TEXT:
+        raise InvalidOptionError(f"{_FIELD}: a composition is at most {COMPOSITION_MAX_TEXT} characters")
+    if not value.lstrip().startswith("{"):
+        raise InvalidOptionError(f"{_FIELD} must be proposed_v1 or a JSON object of kind: count, got {short(value)}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InvalidOptionError(f"option 'deck_composition': cannot read a composition from {name!r}: {exc}") from None
-    return validate_composition(data, name)
+        data = json.loads(value, object_pairs_hook=_refuse_duplicates)
+    except InvalidOptionError:
+        raise
+    except ValueError as exc:
+        raise InvalidOptionError(f"{_FIELD}: not valid JSON ({short(str(exc), 80)[1:-1]})") from None
+    return validate_composition(data)
 
 
-def validate_composition(data: object, source: str) -> dict[str, int]:
-    """Check a composition mapping (known kinds, counts ≥ 0, at least a full tree) and return it."""
+def _refuse_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidOptionError(f"{_FIELD}: card kind {short(key)} is given twice")
+        out[key] = value
+    return out
+
+
+def validate_composition(data: object) -> dict[str, int]:
+    """Check a composition mapping and return it without zero counts.
+
+    Refused: unknown kinds, counts that are not whole numbers from 0 to 300, fewer cards than a tree
+    needs (30) or more than 300, and leaves holding more acorns than the supply (60 brown, 15 golden).
+    """
     if not isinstance(data, Mapping):
-        raise InvalidOptionError(f"option 'deck_composition': {source!r} must hold a JSON object of kind: count")
-    out = {kind: 0 for kind in KINDS}
+        raise InvalidOptionError(f"{_FIELD} must be a JSON object of kind: count")
+    out = dict.fromkeys(KINDS, 0)
     for kind, count in data.items():
         if kind not in KIND_ORDER:
-            known = ", ".join(KINDS)
-            raise InvalidOptionError(f"option 'deck_composition': unknown card kind {kind!r} (kinds: {known})")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise InvalidOptionError(f"option 'deck_composition': count of {kind!r} must be a whole number ≥ 0")
+            known = " ".join(KINDS)
+            raise InvalidOptionError(f"{_FIELD}: unknown card kind {short(kind)} (kinds: {known})")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= COMPOSITION_MAX_CARDS:
+            raise InvalidOptionError(
+                f"{_FIELD}: the count of {kind!r} must be a whole number from 0 to {COMPOSITION_MAX_CARDS}, "
+                f"got {short(count)}"
+            )
         out[kind] = count
-    if sum(out.values()) < TREE_SIZE:
-        raise InvalidOptionError(f"option 'deck_composition': {source!r} has fewer than {TREE_SIZE} cards")
+    total = sum(out.values())
+    if total < TREE_SIZE:
+        raise InvalidOptionError(f"{_FIELD}: {total} cards are too few to deal a tree of {TREE_SIZE}")
+    if total > COMPOSITION_MAX_CARDS:
+        raise InvalidOptionError(f"{_FIELD}: {total} cards are more than {COMPOSITION_MAX_CARDS}")
     brown = sum(LEAF_ACORNS[k][0] * out[k] for k in LEAVES)
     if brown > BROWN_TOTAL or out["G"] > GOLDEN_TOTAL:
-        raise InvalidOptionError(f"option 'deck_composition': {source!r} holds more acorns than the supply")
+        raise InvalidOptionError(
+            f"{_FIELD}: the leaves hold {brown} brown and {out['G']} golden acorns, more than the supply "
+            f"({BROWN_TOTAL} brown, {GOLDEN_TOTAL} golden)"
+        )
     return {kind: count for kind, count in out.items() if count}
+
+
+def canonical_composition(value: str) -> str:
+    """The one text of a composition: ``proposed_v1`` for the proposal, else compact JSON in kind order."""
+    counts = composition(value)
+    if counts == PROPOSED_V1:
+        return "proposed_v1"
+    return json.dumps(counts, separators=(",", ":"))
 
 
 def expand(counts: Mapping[str, int]) -> list[str]:

@@ -13,16 +13,24 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     """A sentence explaining why ``action`` is refused for ``seat`` in ``state`` (multiplayer or solo)."""
     act: Act = action
     verb = act.verb
+    if not state.solo and (verb in ("buy", "end game", "bribe") or act.pay):
+        return f"'{act}' exists only in the solo game"
+    if state.phase == "bribe" and verb != "bribe":
+        return "first bribe the Owl: 'bribe' pays the usual way, 'bribe with …' names the acorns (NS-17k)"
+    if verb == "bribe":
+        return "there is no Owl waiting for a bribe" if state.phase != "bribe" else _why_payment(state, act, 3)
+    if act.pay and act.replace_pay() in state.legal_actions(seat):
+        return _why_payment(state, act, 1 if verb == "move" else 3)
     if state.phase == "fools" and verb != "exchange":
         return "first choose which golden acorn Fool's Gold takes (exchange cheeks/backpack/nest/burrow)"
     if verb == "exchange":
-        return f"there is no Fool's Gold to settle with your {act.other}" if state.phase != "fools" else (
-            f"you have no golden acorn in your {act.other}"
+        return (
+            f"there is no Fool's Gold to settle with your {act.other}"
+            if state.phase != "fools"
+            else (f"you have no golden acorn in your {act.other}")
         )
     if state.solo and verb in ("end", "convert", "claim", "steal", "loot", "owl", "copy", "spit"):
         return f"'{act}' is not part of the solo game"
-    if not state.solo and verb in ("buy", "end game"):
-        return f"'{act}' exists only in the solo game"
     w = state.where[seat]
     on_trunk = w == TRUNK
     on_broken = not on_trunk and is_broken(state.limbs[w // STRIDE][w % STRIDE])
@@ -65,6 +73,21 @@ def why_illegal(state: Any, seat: int, action: Any) -> str:
     return f"'{act}' is not legal now"
 
 
+def _why_payment(state: Any, act: Act, cost: int) -> str:
+    """Why a named payment (NS-17k) is refused when the action itself could be taken."""
+    from . import payment
+
+    plain = str(act.replace_pay())
+    if act.verb == "move" and state.move_cost(act.limb, act.pos) == 0:
+        return f"'{plain}' costs nothing: there is no payment to choose"
+    taken = payment.BY_TEXT[(cost, act.pay)]
+    if not payment.affordable(payment.holdings(state), taken):
+        return f"you cannot pay with {payment.describe(taken)}: you do not hold it all"
+    same = payment.equivalent(state, cost, taken)
+    listed = f"{plain} with {same}" if same else plain
+    return f"that leaves you exactly what '{listed}' does: type '{listed}' (NS-17k)"
+
+
 # The power each power action needs (the Doppelgänger is needed to start a copy).
 _POWER_OF = {"lasso": LASSO, "spit": SPITTOON, "steal": STICKY, "loot": STICKY, "owl": OWL, "copy": DOPPEL}
 
@@ -80,9 +103,7 @@ def _why_move(state: Any, seat: int, act: Act) -> str:
         return f"you cannot reach {str(act)[5:]} from here (or cannot pay for it; NS-17)"
     ap = state.ap
     if act.limb >= 0 and is_broken(state.limbs[act.limb][act.pos]):
-        return (
-            f"moving onto the Broken Branch at {str(act)[5:]} must leave AP to step off it (you have {ap} AP; NS-6)"
-        )
+        return f"moving onto the Broken Branch at {str(act)[5:]} must leave AP to step off it (you have {ap} AP; NS-6)"
     return f"{str(act)[5:]} is not one move away, or you have no AP left ({ap})"
 
 

@@ -31,15 +31,13 @@ class Flipping(TurnState):
         limb, pos = divmod(self.where[s], STRIDE)
         kind, _, brown, golden = self.limbs[limb][pos]
         self.limbs[limb][pos] = (kind, True, brown, golden)
-        self._event("flip", seat=s, at=place_name(limb, pos), card=kind)
+        self._event("flip", seat=s, at=place_name(limb, pos), card=kind, ap=self.ap)
         ends = self._resolve(s, limb, pos, auto_fools=False)
         self._after_tree_change(s, limb, ends)
 
     def _after_tree_change(self, s: int, limb: int, ends: bool) -> None:
         """Breaks, the end trigger, and ending the turn if the active squirrel fell (NS-6, NS-14)."""
         fallen = self.check_break(limb, self.opts.break_tokens_beyond == "slide_to_break")
-        if fallen:
-            self._event("fall", seats=fallen, cause="break")
         if s in fallen:
             ends = True
         self._check_end_trigger(s)
@@ -59,10 +57,7 @@ class Flipping(TurnState):
         if kind in POWERS:
             return False  # it stays face up; Claim is a separate, free action (NS-5)
         if kind == BROKEN:  # everyone on it falls; the flipper's turn is over (NS-6)
-            fallen = self.seats_at(at(limb, pos))
-            for v in fallen:
-                self.fall(v)
-            self._event("fall", seats=fallen, cause="broken branch")
+            self.fall_all(self.seats_at(at(limb, pos)), "broken branch")
             return True
         if kind == WIND:
             fallen = self._wind_gust(limb, pos)
@@ -87,12 +82,12 @@ class Flipping(TurnState):
             if w != TRUNK and w // STRIDE == limb:
                 dest = w % STRIDE + 2
                 if dest >= len(cards) or is_broken(cards[dest]):
-                    self.fall(v)
                     fallen.append(v)
                 else:
                     self.where[v] = at(limb, dest)
+                    self._event("blown", seat=v, to=place_name(limb, dest))
         if fallen:
-            self._event("fall", seats=fallen, cause="wind gust")
+            self.fall_all(fallen, "wind gust")
         self.out_known.append(self.remove_card(limb, pos))  # the push happens first, then the card goes
         return fallen
 
@@ -135,10 +130,8 @@ class Flipping(TurnState):
                     self.stock_leaf(limb, i)
                 elif kind == BROKEN:
                     fallen = self.seats_at(at(limb, i))
-                    for v in fallen:
-                        self.fall(v)
                     if fallen:
-                        self._event("fall", seats=fallen, cause="broken branch")
+                        self.fall_all(fallen, "broken branch")
                     ends = ends or s in fallen
             for i in reversed(revealed):  # other events leave without effect, outer end first
                 if cards[i][0] in EVENTS and cards[i][0] != BROKEN:

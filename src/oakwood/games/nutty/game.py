@@ -22,14 +22,15 @@ class Nutty(Game[NuttyOptions]):
     agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.nutty.heuristic:NuttyHeuristic"}
     #: Events that reveal nothing hidden and no random result: the turn passing, moves onto cards already
     #: face up (a solo move onto a face-down card logs a ``flip``), claiming a power (a refilled card arrives
-    #: face down), acorns gathered, dropped, stashed, converted, buried, lassoed, spat or stolen, the powers'
-    #: other effects and the falls they cause, a solo purchase from the open market. Not ``flip`` or
+    #: face down), acorns gathered, dropped, packed, stashed, converted, buried, lassoed, spat or stolen, the
+    #: powers' other effects and the falls they cause, a Wind Gust's push, a limb break (the cards it cuts
+    #: leave unseen), a solo purchase from the open market or bribe of a face-up Owl. Not ``flip`` or
     #: ``arborist``: they reveal face-down cards.
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
-            "turn", "end_turn", "move", "claim", "gather", "drop", "stash", "unstash", "convert", "bury",
-            "lasso", "spit", "steal", "loot", "sticky_full", "owl", "copy", "fall", "pickpocket", "buy",
-            "fools_gold",
+            "turn", "end_turn", "move", "claim", "gather", "drop", "pack", "unpack", "stash", "unstash",
+            "convert", "bury", "lasso", "spit", "steal", "loot", "sticky_full", "owl", "copy", "fall", "blown",
+            "break", "pickpocket", "buy", "fools_gold",
         }
     )  # fmt: skip
 

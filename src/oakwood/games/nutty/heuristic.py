@@ -274,6 +274,8 @@ class NuttyHeuristic:
     def _solo(self, obs: Obs, texts: dict[str, Act]) -> str | None:
         if obs["phase"] == "fools":  # the golden that costs least to lose: carried before banked
             return self._first(texts, "exchange cheeks", "exchange backpack", "exchange nest", "exchange burrow")
+        if obs["phase"] == "bribe":
+            return "bribe"  # the usual payment (NS-17i): carried brown first, the points banked in the nest last
         board = obs["boards"][0]
         limb, pos = _where(board["at"])
         wealth = obs["wealth"]

@@ -2,20 +2,28 @@
 
 Space-separated ``key=value`` fields, in this order::
 
-    nutty:multi players=2
+    nutty:multi players=2               (nutty:solo players=1 for the solo game)
     tree=~2,~BB*1.0,3*2.0,~G,~1/…      six limbs (``-`` when empty), card 1 first;
                                         ``~`` face down; ``*B.G`` acorns lying on the card
     deck=BB,2,…                         the Leaf Deck, top card first (``-`` when empty)
-    out=WG,SF  hidden=~3,~1             out of play face up / never revealed
-    box=…  market=…                     solo: cards set aside, powers for sale
+    out=WG,SF  hidden=3,1               out of play face up / never revealed
+    box=…  market=…                     solo: cards set aside, powers for sale (``-`` in multiplayer)
     supply=48.15  gone=0.0              brown.golden in the supply / out of play
     p1=T|SW,BP|1.0|g|3.0|0.1|0.0|0.0    position | powers | cheeks | backpack (-,b,g) | nest | burrow |
                                         Sticky Fingers track | Sappy Feet next.now
-    turn=0.3.0.1  state=--.-  end=0.-1  phase=turn  win=-      (multiplayer; solo writes its own fields)
+    multiplayer: turn=CURRENT.AP.FIRST.ROUND (seats from 1)  used=STICKY.SPITTOON (0/1)
+                 copy=- or the copied power (! once spent)  end=TRIGGERED.TURNS_LEFT (-1: none)
+                 phase=turn|fools|over  win=- or the winning seats
+    solo:        solo=ACTIONS_TAKEN  phase=play|fools|bribe|over  result=-|won|lost|ended
     rng=SEED:COUNTER
 
 Card kinds are the codes of ``cards.py``: leaves ``0 1 2 3 G``, events ``BB WG FG SF AR``, powers
 ``SW FL BP LA ST SR SP DO OW``.
+
+Reading checks the syntax and the ranges here (numbers of at most seven digits; the RNG seed from −2**127
+to 2**128 − 1 and its counter below 2**64), then ``consistency.py`` refuses every position the rules
+cannot reach; the rules are listed there. Every refusal is an ``InvalidNotationError`` naming the field and
+quoting at most 80 characters of it.
 """
 
 from __future__ import annotations
@@ -26,14 +34,21 @@ from typing import TYPE_CHECKING, Any
 from oakwood.engine import InvalidNotationError, Rng
 
 from .cards import KIND_ORDER, LIMB_LENGTH, LIMBS, POWERS
+from .consistency import check_position
 from .tree import STRIDE, TRUNK, TreeState, sort_powers
 
 if TYPE_CHECKING:
     from .game import Nutty
 
-_SLOT = re.compile(r"^(~?)([0-3G]|[A-Z]{2})(?:\*(\d+)\.(\d+))?$")
-_POS = re.compile(r"^L([1-6])c([1-5])$")
-_PAIR = re.compile(r"^(\d+)\.(\d+)$")
+_SLOT = re.compile(r"(~?)([0-3G]|[A-Z]{2})(?:\*(\d{1,6})\.(\d{1,6}))?")
+_POS = re.compile(r"L([1-6])c([1-5])")
+_PAIR = re.compile(r"(\d{1,6})\.(\d{1,6})")
+_INT = re.compile(r"-?\d{1,7}")
+#: How much of a bad value an error message quotes (a 10 MB token must not be echoed back).
+QUOTE = 80
+# Rng bounds (engine/rng.py): the seed and the counter a notation may carry.
+SEED_RANGE = (-(2**127), 2**128)
+COUNTER_LIMIT = 2**64
 
 
 def write_slot(kind: str, up: bool, brown: int, golden: int) -> str:
@@ -67,13 +82,17 @@ def write_board(state: TreeState, s: int) -> str:
     return "|".join(parts)
 
 
+def write_tree(state: Any) -> str:
+    """The six limbs, ``/``-separated (``-`` for a limb with no card left)."""
+    return "/".join(",".join(write_slot(*slot) for slot in limb) or "-" for limb in state.limbs)
+
+
 def write(state: Any) -> str:
     """The notation of a multiplayer or solo state."""
-    tree = "/".join(",".join(write_slot(*slot) for slot in limb) or "-" for limb in state.limbs)
     fields = [
         f"nutty:{'solo' if state.solo else 'multi'}",
         f"players={state.num_players}",
-        f"tree={tree}",
+        f"tree={write_tree(state)}",
         f"deck={write_cards(state.deck[::-1])}",
         f"out={write_cards(state.out_known)}",
         f"hidden={write_cards(state.out_hidden)}",
@@ -90,20 +109,25 @@ def write(state: Any) -> str:
 
 # ---------------------------------------------------------------------- reading
 def bad(message: str, field: str, text: str) -> InvalidNotationError:
-    """An :class:`InvalidNotationError` naming the field."""
+    """An :class:`InvalidNotationError` naming the field, quoting at most 80 characters of the bad text."""
+    if len(text) > QUOTE:
+        text = text[: QUOTE - 3] + "..."
     return InvalidNotationError(message, field=field, text=text)
 
 
-def read_int(text: str, field: str) -> int:
-    """A non-negative whole number (``-1`` allowed where a field uses it as 'none')."""
-    if not re.fullmatch(r"-?\d+", text):
+def read_int(text: str, field: str, low: int = 0, high: int = 9_999_999) -> int:
+    """A whole number of at most seven digits, from ``low`` to ``high``."""
+    if not _INT.fullmatch(text):
         raise bad("expected a whole number", field, text)
-    return int(text)
+    value = int(text)
+    if not low <= value <= high:
+        raise bad(f"expected a number from {low} to {high}", field, text)
+    return value
 
 
 def read_pair(text: str, field: str) -> tuple[int, int]:
     """``B.G`` counts."""
-    m = _PAIR.match(text)
+    m = _PAIR.fullmatch(text)
     if not m:
         raise bad("expected brown.golden counts like 2.0", field, text)
     return int(m.group(1)), int(m.group(2))
@@ -112,7 +136,7 @@ def read_pair(text: str, field: str) -> tuple[int, int]:
 def read_kind(text: str, field: str) -> str:
     """A card kind code."""
     if text not in KIND_ORDER:
-        raise bad(f"unknown card kind {text!r}", field, text)
+        raise bad("unknown card kind", field, text)
     return text
 
 
@@ -125,7 +149,7 @@ def read_position(text: str, field: str) -> int:
     """``T`` or ``L<limb>c<card>``."""
     if text == "T":
         return TRUNK
-    m = _POS.match(text)
+    m = _POS.fullmatch(text)
     if not m:
         raise bad("expected T or a card like L3c2", field, text)
     return (int(m.group(1)) - 1) * STRIDE + int(m.group(2)) - 1
@@ -140,9 +164,9 @@ def split_fields(text: str) -> tuple[str, dict[str, str]]:
     for token in tokens[1:]:
         key, sep, value = token.partition("=")
         if not sep or not value:
-            raise bad("expected key=value", key or "field", token)
+            raise bad("expected key=value", key[:QUOTE] or "field", token)
         if key in fields:
-            raise bad("field given twice", key, token)
+            raise bad("field given twice", key[:QUOTE], token)
         fields[key] = value
     return tokens[0], fields
 
@@ -181,15 +205,27 @@ def read(game: Nutty, text: str) -> TreeState:
     state.read_fields(fields)
     if rng_text is None:
         raise bad("missing field", "rng", "")
-    seed, sep, counter = rng_text.partition(":")
-    if not sep:
-        raise bad("expected SEED:COUNTER", "rng", rng_text)
-    state.rng = Rng(read_int(seed, "rng"), read_int(counter, "rng"))
+    state.rng = _read_rng(rng_text)
     state._seed = state.rng.seed
     if fields:
         key = next(iter(fields))
-        raise bad("unknown field", key, fields[key])
+        raise bad("unknown field", key[:QUOTE], fields[key])
+    check_position(state)
     return state
+
+
+def _read_rng(text: str) -> Rng:
+    """``SEED:COUNTER``: a seed from −2**127 to 2**128 − 1 and a counter from 0 to 2**64 − 1."""
+    seed_text, sep, counter_text = text.partition(":")
+    if not sep or not re.fullmatch(r"-?\d{1,40}", seed_text) or not re.fullmatch(r"\d{1,40}", counter_text):
+        raise bad("expected SEED:COUNTER, whole numbers", "rng", text)
+    seed, counter = int(seed_text), int(counter_text)
+    if not SEED_RANGE[0] <= seed < SEED_RANGE[1] or counter >= COUNTER_LIMIT:
+        raise bad("the seed runs from -2**127 to 2**128 - 1 and the counter from 0 to 2**64 - 1", "rng", text)
+    try:
+        return Rng(seed, counter)
+    except ValueError as exc:
+        raise bad(f"the generator refuses it ({exc})", "rng", text) from None
 
 
 def _read_tree(state: TreeState, text: str) -> None:
@@ -198,10 +234,10 @@ def _read_tree(state: TreeState, text: str) -> None:
         raise bad(f"expected {LIMBS} limbs separated by /", "tree", text)
     for limb, part in enumerate(limbs):
         cards = [] if part == "-" else part.split(",")
-        if len(cards) > LIMB_LENGTH:
-            raise bad(f"limb {limb + 1} has more than {LIMB_LENGTH} cards", "tree", part)
+        if len(cards) > LIMB_LENGTH or "" in cards:
+            raise bad(f"limb {limb + 1} must hold 1 to {LIMB_LENGTH} cards (- when it has none)", "tree", part)
         for token in cards:
-            m = _SLOT.match(token)
+            m = _SLOT.fullmatch(token)
             if not m:
                 raise bad(f"bad card on limb {limb + 1}", "tree", token)
             kind = read_kind(m.group(2), "tree")
@@ -220,9 +256,9 @@ def _read_board(state: TreeState, s: int, text: str) -> None:
     powers = [] if parts[1] == "-" else parts[1].split(",")
     for p in powers:
         if p not in POWERS:
-            raise bad(f"unknown power {p!r}", key, parts[1])
+            raise bad("unknown power", key, p)
     if len(powers) > 3 or len(set(powers)) != len(powers):
-        raise bad("at most three different powers", key, parts[1])
+        raise bad("at most three different powers (NS-5)", key, parts[1])
     state.powers[s] = sort_powers(powers)
     state.cheeks_b[s], state.cheeks_g[s] = read_pair(parts[2], key)
     if state.cheeks_b[s] + state.cheeks_g[s] > 2:

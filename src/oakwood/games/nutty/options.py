@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from oakwood.engine import InvalidOptionError, Options, option
+from oakwood.engine import Options, option
 
-from .cards import composition
+from .cards import canonical_composition, composition
 
 
 @dataclass(frozen=True)
@@ -16,12 +16,11 @@ class NuttyOptions(Options):
 
     deck_composition: str = option(
         "proposed_v1",
-        choices=("proposed_v1", "custom"),
         ruling="NS-1",
-        help="The leaf deck: the proposed composition of RULINGS §3.1.1, or a custom one from composition_file.",
-    )
-    composition_file: str = option(
-        "", ruling="NS-1", help="With deck_composition=custom: path of a JSON file {kind code: count}."
+        help=(
+            "The leaf deck: proposed_v1 (RULINGS §3.1.1), or a JSON object of kind code: count such as "
+            '{"1": 20, "G": 5, "BB": 5} (from a file: -o deck_composition=@deck.json).'
+        ),
     )
     break_tokens_beyond: str = option(
         "fall",
@@ -88,13 +87,11 @@ class NuttyOptions(Options):
     )
 
     def _validate(self) -> None:
-        if self.deck_composition == "custom" and not self.composition_file:
-            raise InvalidOptionError("option 'composition_file' is required when deck_composition=custom")
-        if self.deck_composition != "custom" and self.composition_file:
-            raise InvalidOptionError("option 'composition_file' needs deck_composition=custom")
-        _ = self.cards  # reads and checks a custom composition now, so a bad file fails at load time
+        # One text per composition, so equal decks give equal options (and the option round-trips through
+        # to_dict, JSON and repr); this also checks a custom composition now, so a bad one fails at load time.
+        object.__setattr__(self, "deck_composition", canonical_composition(self.deck_composition))
 
     @cached_property
     def cards(self) -> dict[str, int]:
         """The deck composition these options select, as {kind: count}."""
-        return composition(self.composition_file if self.deck_composition == "custom" else "proposed_v1")
+        return composition(self.deck_composition)

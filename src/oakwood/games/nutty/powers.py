@@ -108,7 +108,14 @@ class Powers(TurnState):
         self.add_to_card(act.limb, act.pos, -brown, -golden)
         self.add_to_card(limb, pos, brown, golden)
         self._spend_copy(s, LASSO)
-        self._event("lasso", seat=s, source=place_name(act.limb, act.pos), colour=act.colour)
+        self._event(
+            "lasso",
+            seat=s,
+            source=place_name(act.limb, act.pos),
+            to=place_name(limb, pos),
+            colour=act.colour,
+            ap=self.ap,
+        )
 
     def _do_spit(self, s: int, act: Act) -> None:
         """The Spittoon (1 AP, once a turn): one acorn lying on any card into the nest (NS-11)."""
@@ -119,7 +126,7 @@ class Powers(TurnState):
         self.nest_b[s] += brown
         self.nest_g[s] += golden
         self._spend_copy(s, SPITTOON)
-        self._event("spit", seat=s, source=place_name(act.limb, act.pos), colour=act.colour)
+        self._event("spit", seat=s, source=place_name(act.limb, act.pos), colour=act.colour, ap=self.ap)
 
     def _do_steal(self, s: int, act: Act) -> None:
         """Sticky Fingers (1 AP, once a turn): one acorn, or one power (NS-12)."""
@@ -134,7 +141,7 @@ class Powers(TurnState):
                 self.out_known.append(STICKY)
             self.powers[s] = sort_powers((*self.powers[s], act.power))
             self._spend_copy(s, STICKY)
-            self._event("steal", seat=s, victim=v, power=act.power)
+            self._event("steal", seat=s, victim=v, power=act.power, ap=self.ap)
             return
         colour = act.colour
         from_nest = self.where[s] == TRUNK
@@ -147,7 +154,8 @@ class Powers(TurnState):
             self.cheeks_b[v] -= 1
         else:
             self.cheeks_g[v] -= 1
-        self._event("steal", seat=s, victim=v, colour=colour, source="nest" if from_nest else "cheeks")
+        source = "nest" if from_nest else "cheeks"
+        self._event("steal", seat=s, victim=v, colour=colour, source=source, tracked=own, ap=self.ap)
         if not own:  # a Doppelgänger copy: the acorn goes to the cheeks or Backpack (NS-13)
             self.give_carried(s, colour)
             self._spend_copy(s, STICKY)
@@ -170,14 +178,17 @@ class Powers(TurnState):
         self.ap -= 1
         self.sticky_used = True
         v = act.seat
+        took_b = took_g = 0
         while self.has_room(s) and self.stick_g[v]:
             self.stick_g[v] -= 1
             self.give_carried(s, "g")
+            took_g += 1
         while self.has_room(s) and self.stick_b[v]:
             self.stick_b[v] -= 1
             self.give_carried(s, "b")
+            took_b += 1
         self._spend_copy(s, STICKY)
-        self._event("loot", seat=s, victim=v)
+        self._event("loot", seat=s, victim=v, brown=took_b, golden=took_g, ap=self.ap)
 
     def _do_owl(self, s: int, act: Act) -> None:
         """The Owl (0 AP, one use): scare a limb, or destroy one power (NS-13); the user's turn goes on."""
@@ -187,9 +198,8 @@ class Powers(TurnState):
             self._event("owl", seat=s, victim=act.seat, power=act.power)
         else:
             fallen = [v for v, w in enumerate(self.where) if v != s and w != TRUNK and w // STRIDE == act.limb]
-            for v in fallen:
-                self.fall(v)
             self._event("owl", seat=s, limb=act.limb + 1, fallen=fallen)
+            self.fall_all(fallen, "the Owl")
         if OWL in self.powers[s]:
             self.powers[s] = tuple(p for p in self.powers[s] if p != OWL)
             self.out_known.append(OWL)

@@ -3,17 +3,17 @@
 One squirrel, one seat (``players=1``). Moving outward onto a revealed card costs a point; landing on a
 face-down card flips it at once; the Owl must be bribed; Sticky Fingers stays on the tree and picks the
 squirrel's pocket every time it lands there. The game ends at 20 points (a win), on an unpaid Owl (a loss),
-when nothing is left to gain, or when the player ends it.
+when nothing is left to gain (``reach.py``), or when the player ends it. Which acorns pay is in ``payment.py``.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Event, InvariantError
+from oakwood.engine import Event, InvalidOptionError, InvariantError
 
 from . import actions as A
+from . import payment, reach
 from .actions import Act, place_name
 from .cards import (
     ARBORIST,
@@ -30,21 +30,23 @@ from .cards import (
     SOLO_KEEP_WITH_EVENTS,
     STICKY,
     SWINGING,
+    TREE_SIZE,
     WIND,
     expand,
 )
+from .payment import MOVE_COST, PRICE
 from .tree import CHEEKS, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
     from .game import Nutty
 
-PRICE = 3  # NS-17 b: a market power or an Owl bribe
-
 
 class SoloState(TreeState):
     """A solo game (seat 0)."""
 
-    phase: str  # "play", "fools" (the player picks the golden Fool's Gold takes, NS-8) or "over"
+    # "play"; "fools" (the player picks the golden Fool's Gold takes, NS-8); "bribe" (the player picks the
+    # acorns that bribe a revealed Owl, NS-17k); "over"
+    phase: str
     result: str  # "", "won", "lost" (unpaid Owl), "ended" (no moves left / ended by the player / limit)
     actions_taken: int
 
@@ -71,6 +73,12 @@ class SoloState(TreeState):
                 box.remove(power)
                 self.market.append(power)
         self.box = box
+        if len(deck) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
+            raise InvalidOptionError(
+                f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
+                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(deck)} "
+                f"of them, {TREE_SIZE} are needed"
+            )
         self.rng.shuffle(deck)
         self._deal(deck, setup_acorns=False)
         self.log(Event("setup", {"players": 1, "deck": len(self.deck), "market": list(self.market)}))
@@ -85,39 +93,15 @@ class SoloState(TreeState):
         pack = {"": 0, "b": 1, "g": 5}[self.pack[0]]
         return self.cheeks_b[0] + 5 * self.cheeks_g[0] + pack + self.nest_b[0] + 5 * self.nest_g[0]
 
-    def pay(self, amount: int) -> None:
-        """Pay ``amount`` points: carried brown first, then nest brown, then goldens with brown change.
+    def pay(self, amount: int, named: str = "") -> tuple[list[int], int]:
+        """Pay ``amount`` points: with the acorns the player named (NS-17k), or in the usual order (NS-17i).
 
-        Oakwood ruling NS-17i: the payment order is fixed (carried acorns are not yet points and are at
-        risk), and change from a golden goes to the nest (as much as the supply holds).
+        Returns the acorns taken (``payment.Taken`` order) and the brown change that went to the nest.
         """
-        while amount > 0:
-            if self.cheeks_b[0]:
-                self.cheeks_b[0] -= 1
-                self.supply_b += 1
-                amount -= 1
-            elif self.pack[0] == "b":
-                self.pack[0] = ""
-                self.supply_b += 1
-                amount -= 1
-            elif self.nest_b[0]:
-                self.nest_b[0] -= 1
-                self.supply_b += 1
-                amount -= 1
-            else:
-                if self.cheeks_g[0]:
-                    self.cheeks_g[0] -= 1
-                elif self.pack[0] == "g":
-                    self.pack[0] = ""
-                elif self.nest_g[0]:
-                    self.nest_g[0] -= 1
-                else:
-                    raise InvariantError("payment beyond the player's means")
-                self.supply_g += 1
-                change = min(max(0, 5 - amount), self.supply_b)
-                self.supply_b -= change
-                self.nest_b[0] += change
-                amount = 0
+        have = payment.holdings(self)
+        taken = payment.BY_TEXT[(amount, named)] if named else payment.usual(have, amount)
+        change = payment.settle(self, amount, taken)
+        return list(taken), change
 
     def move_cost(self, limb: int, pos: int) -> int:
         """Points to move onto (limb, pos), or -1 if the move is impossible (NS-17 b)."""
@@ -162,13 +146,24 @@ class SoloState(TreeState):
     def _actions(self) -> list[Act]:
         if self.phase == "fools":  # NS-8: settle Fool's Gold first
             return [A.EXCHANGE[place] for place in self.fools_places(0)]
+        if self.phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
+            return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
         out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
         w = self.where[0]
         wealth = self.wealth()
+        named: list[str] | None = None  # the other ways to pay a step, computed when first needed
         for limb, pos in self.moves_from():
             cost = self.move_cost(limb, pos)
             if 0 <= cost <= wealth:
-                out.append(A.MOVE_TRUNK if limb < 0 else A.MOVE[limb][pos])
+                if limb < 0:
+                    out.append(A.MOVE_TRUNK)
+                    continue
+                out.append(A.MOVE[limb][pos])
+                if cost:  # NS-17k: the player may name the acorn that pays
+                    if named is None:
+                        named = payment.alternatives(self, MOVE_COST)
+                    cell = A.MOVE_PAY[limb][pos]
+                    out += [cell[t] for t in named]
         pack = self.pack[0]
         room = self.carried(0) < CHEEKS + (1 if BACKPACK in self.powers[0] else 0)
         has_b = self.cheeks_b[0] > 0 or pack == "b"
@@ -214,11 +209,12 @@ class SoloState(TreeState):
             out.append(A.UNPACK)
         if wealth >= PRICE:  # NS-17 h: the market, at any time
             owned = self.powers[0]
+            ways = payment.alternatives(self, PRICE)
             for power in self.market:
-                if len(owned) < 3:
-                    out.append(A.BUY[power])
-                else:
-                    out += [A.BUY_RETURN[(power, mine)] for mine in owned if mine in MARKET]
+                for returned in ("",) if len(owned) < 3 else tuple(p for p in owned if p in MARKET):
+                    out.append(A.BUY_RETURN[(power, returned)] if returned else A.BUY[power])
+                    table = A.BUY_PAY[(power, returned)]
+                    out += [table[t] for t in ways]
         return out
 
     def lasso_sources(self, powers: tuple[str, ...], limb: int, pos: int) -> list[tuple[int, int]]:
@@ -241,15 +237,17 @@ class SoloState(TreeState):
         self._finish("ended", "the player ended the game")
 
     def _do_move(self, act: Act) -> None:
-        if act.limb < 0:
+        if act.limb < 0:  # inward: free
             self.where[0] = TRUNK
-            self._event("move", seat=0, to="trunk")
+            self._event("move", seat=0, to="trunk", paid=0)
             return
         cost = self.move_cost(act.limb, act.pos)
-        if cost:
-            self.pay(cost)
         self.where[0] = at(act.limb, act.pos)
-        self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=cost)
+        if cost:
+            taken, change = self.pay(cost, act.pay)
+            self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=cost, taken=taken, change=change)
+        else:
+            self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=0)
         kind, up = self.limbs[act.limb][act.pos][:2]
         if not up:  # NS-17 b: landing on a face-down card flips it at once
             self._flip(act.limb, act.pos)
@@ -262,12 +260,15 @@ class SoloState(TreeState):
         self._flip(limb, pos)
 
     def _flip(self, limb: int, pos: int) -> None:
-        """Reveal the card under the squirrel, resolve it, then check for a limb break (NS-6)."""
+        """Reveal the card under the squirrel, resolve it, then check for a limb break (NS-6).
+
+        An Owl waiting for its bribe is still on the limb, so the break check waits for the bribe too.
+        """
         kind, _, brown, golden = self.limbs[limb][pos]
         self.limbs[limb][pos] = (kind, True, brown, golden)
         self._event("flip", seat=0, at=place_name(limb, pos), card=kind)
         self._resolve(limb, pos)
-        if self.phase != "over":
+        if self.phase not in ("over", "bribe"):
             self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
 
     def _resolve(self, limb: int, pos: int) -> None:
@@ -276,8 +277,7 @@ class SoloState(TreeState):
         if kind in LEAF_ACORNS:
             self.stock_leaf(limb, pos)
         elif kind == BROKEN:  # a fall; in solo there is no turn to end
-            self.fall(0)
-            self._event("fall", seats=[0], cause="broken branch")
+            self.fall_all([0], "broken branch")
         elif kind == OWL:
             self._owl(limb, pos)
         elif kind == STICKY:
@@ -286,10 +286,10 @@ class SoloState(TreeState):
             w = self.where[0]
             dest = w % STRIDE + 2
             if dest >= len(self.limbs[limb]) or is_broken(self.limbs[limb][dest]):
-                self.fall(0)
-                self._event("fall", seats=[0], cause="wind gust")
+                self.fall_all([0], "wind gust")
             else:
                 self.where[0] = at(limb, dest)
+                self._event("blown", seat=0, to=place_name(limb, dest))
             self.out_known.append(self.remove_card(limb, pos))
         elif kind == FOOLS:  # solo_keep_events: NS-8, the player picks the golden when there is a choice
             self.out_known.append(self.remove_card(limb, pos))
@@ -305,33 +305,80 @@ class SoloState(TreeState):
         else:
             raise InvariantError(f"card {kind!r} cannot be in the solo deck")
 
+    # ------------------------------------------------------------------ the Owl (NS-17 e, k)
     def _owl(self, limb: int, pos: int) -> None:
-        """NS-17 e: bribe the Owl with 3 points or lose; a paid Owl leaves and the limb closes, unrefilled."""
+        """NS-17 e: bribe the Owl with 3 points or lose; a paid Owl leaves and the limb closes, unrefilled.
+
+        With one way to pay, the bribe is paid at once; with several, the Owl waits on its card while the
+        player chooses (phase ``bribe``). An Owl revealed while another waits (an Arborist, a custom deck)
+        waits too: bribes are paid one at a time, outermost first.
+        """
+        if self.phase == "bribe":
+            return
         if self.wealth() < PRICE:
             self._event("owl", seat=0, bribed=False)
             self._finish("lost", "the Owl could not be bribed")
             return
-        self.pay(PRICE)
+        if payment.alternatives(self, PRICE):
+            self.phase = "bribe"
+            self._event("owl", seat=0, waiting=True)
+            return
+        self._bribe(limb, pos, "")
+
+    def _bribe(self, limb: int, pos: int, named: str) -> None:
+        taken, change = self.pay(PRICE, named)
         self.out_known.append(self.remove_card(limb, pos, refill=False))
-        self._event("owl", seat=0, bribed=True)
+        self._event("owl", seat=0, bribed=True, taken=taken, change=change)
+
+    def waiting_owl(self) -> tuple[int, int] | None:
+        """The Owl waiting for its bribe (the outermost face-up Owl on the tree), if any."""
+        found = None
+        for limb, cards in enumerate(self.limbs):
+            for pos, slot in enumerate(cards):
+                if slot[0] == OWL and slot[1]:
+                    found = (limb, pos)
+        return found
+
+    def _do_bribe(self, act: Act) -> None:
+        """NS-17k: pay the waiting Owl with the acorns chosen; then the next waiting Owl, then the break check."""
+        owl = self.waiting_owl()
+        if owl is None:
+            raise InvariantError("a bribe with no Owl waiting")
+        limb = owl[0]
+        self._bribe(*owl, act.pay)
+        while (owl := self.waiting_owl()) is not None:
+            if self.wealth() < PRICE:
+                self._event("owl", seat=0, bribed=False)
+                self._finish("lost", "the Owl could not be bribed")
+                return
+            if payment.alternatives(self, PRICE):
+                self._event("owl", seat=0, waiting=True)
+                return
+            self._bribe(*owl, "")
+        self.phase = "play"
+        self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
 
     def _pickpocket(self) -> None:
         """NS-17 f: Sticky Fingers takes the lowest-valued carried acorn."""
         if self.cheeks_b[0]:
             self.cheeks_b[0] -= 1
             self.supply_b += 1
+            taken = ("b", "cheeks")
         elif self.pack[0] == "b":
             self.pack[0] = ""
             self.supply_b += 1
+            taken = ("b", "backpack")
         elif self.cheeks_g[0]:
             self.cheeks_g[0] -= 1
             self.supply_g += 1
+            taken = ("g", "cheeks")
         elif self.pack[0] == "g":
             self.pack[0] = ""
             self.supply_g += 1
+            taken = ("g", "backpack")
         else:
             return
-        self._event("pickpocket", seat=0)
+        self._event("pickpocket", seat=0, colour=taken[0], place=taken[1])
 
     def _do_exchange(self, act: Act) -> None:
         """NS-8: the golden the player chose goes back for a brown; play goes on."""
@@ -355,6 +402,8 @@ class SoloState(TreeState):
                 self._owl(limb, i)
                 if self.phase == "over":
                     return
+                if self.phase == "bribe":  # it waits on its card for the bribe
+                    continue
             elif kind in EVENTS and kind != BROKEN:
                 self.out_known.append(self.remove_card(limb, i))
             else:
@@ -363,15 +412,18 @@ class SoloState(TreeState):
                 own -= 1
         self.out_known.append(self.remove_card(limb, own))
 
+    # ------------------------------------------------------------------ acorns
     def _do_gather(self, act: Act) -> None:
         limb, pos = divmod(self.where[0], STRIDE)
         self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
         self.give_carried(0, act.colour)
+        self._event("gather", seat=0, colour=act.colour)
 
     def _do_drop(self, act: Act) -> None:
         limb, pos = divmod(self.where[0], STRIDE)
         self.take_carried(0, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
+        self._event("drop", seat=0, colour=act.colour)
 
     def _do_pack(self, act: Act) -> None:
         if act.colour == "b":
@@ -379,11 +431,13 @@ class SoloState(TreeState):
         else:
             self.cheeks_g[0] -= 1
         self.pack[0] = act.colour
+        self._event("pack", seat=0, colour=act.colour)
 
     def _do_unpack(self, act: Act) -> None:
         colour = self.pack[0]
         self.pack[0] = ""
         self.give_carried(0, colour)
+        self._event("unpack", seat=0, colour=colour)
 
     def _do_stash(self, act: Act) -> None:
         self.take_carried(0, act.colour)
@@ -399,29 +453,36 @@ class SoloState(TreeState):
         else:
             self.nest_g[0] -= 1
         self.give_carried(0, act.colour)
+        self._event("unstash", seat=0, colour=act.colour, points=self.points(0))
 
     def _do_bury(self, act: Act) -> None:
         colour = act.colour
-        if (self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]) or self.pack[0] == colour:
+        in_cheeks = self.cheeks_b[0] if colour == "b" else self.cheeks_g[0]
+        if in_cheeks or self.pack[0] == colour:
+            source = "cheeks" if in_cheeks else "backpack"
             self.take_carried(0, colour)
         elif colour == "b":
             self.nest_b[0] -= 1
+            source = "nest"
         else:
             self.nest_g[0] -= 1
+            source = "nest"
         if colour == "b":
             self.bur_b[0] += 1
         else:
             self.bur_g[0] += 1
+        self._event("bury", seat=0, colour=colour, source=source, points=self.points(0))
 
     def _do_lasso(self, act: Act) -> None:
         limb, pos = divmod(self.where[0], STRIDE)
         brown, golden = int(act.colour == "b"), int(act.colour == "g")
         self.add_to_card(act.limb, act.pos, -brown, -golden)
         self.add_to_card(limb, pos, brown, golden)
+        self._event("lasso", seat=0, source=place_name(act.limb, act.pos), to=place_name(limb, pos), colour=act.colour)
 
     def _do_buy(self, act: Act) -> None:
         """NS-17 h: buy a market power for 3 points; with three powers, one goes back to the market."""
-        self.pay(PRICE)
+        taken, change = self.pay(PRICE, act.pay)
         self.market.remove(act.power)
         owned = list(self.powers[0])
         if act.other:
@@ -431,7 +492,7 @@ class SoloState(TreeState):
             self.market.append(act.other)
             self.market.sort(key=MARKET.index)
         self.powers[0] = sort_powers([*owned, act.power])
-        self._event("buy", seat=0, power=act.power, returned=act.other)
+        self._event("buy", seat=0, power=act.power, returned=act.other, taken=taken, change=change)
 
     # ================================================================== the end (NS-17 d, g)
     def _check_end(self) -> None:
@@ -443,80 +504,8 @@ class SoloState(TreeState):
             self._finish("ended", "action limit")
 
     def can_gain(self) -> bool:
-        """NS-17 g: whether a face-down card or an acorn can still be reached (or carried acorns stashed).
-
-        Reachability uses the squirrel's powers and what it can pay; buying Swinging or Flying Squirrel
-        from the market, when affordable, counts as a way on.
-        """
-        wealth = self.wealth()
-        owned = self.powers[0]
-        if self._gain_within(owned, wealth):
-            return True
-        if wealth < PRICE:
-            return False
-        for power in (SWINGING, FLYING):
-            if power in self.market and power not in owned and self._gain_within((*owned, power), wealth - PRICE):
-                return True
-        return False
-
-    def _gain_within(self, powers: tuple[str, ...], budget: int) -> bool:
-        """A 0-1 breadth-first search by point cost (at most 31 places), stopping at the first gain."""
-        start = self.where[0]
-        cost = {start: 0}
-        queue = deque([start])
-        done: set[int] = set()
-        lasso = LASSO in powers
-        while queue:
-            w = queue.popleft()
-            if w in done:
-                continue
-            done.add(w)
-            if self._gain_at(w, lasso, powers):
-                return True
-            for nxt, price in self._steps(w, powers):
-                total = cost[w] + price
-                if total <= budget and total < cost.get(nxt, budget + 1):
-                    cost[nxt] = total
-                    if price:
-                        queue.append(nxt)
-                    else:
-                        queue.appendleft(nxt)
-        return False
-
-    def _gain_at(self, w: int, lasso: bool, powers: tuple[str, ...]) -> bool:
-        """Something to gain at ``w``: a face-down card, acorns (or acorns a Lasso's reach away), or a stash."""
-        if w == TRUNK:
-            return self.carried(0) > 0
-        limb, pos = divmod(w, STRIDE)
-        cards = self.limbs[limb]
-        _, up, brown, golden = cards[pos]
-        if not up or brown or golden:
-            return True
-        if not lasso:
-            return False
-        return any(self.limbs[sl][sp][2] or self.limbs[sl][sp][3] for sl, sp in self.lasso_sources(powers, limb, pos))
-
-    def _steps(self, w: int, powers: tuple[str, ...]) -> list[tuple[int, int]]:
-        """Moves from ``w`` and their point costs, under NS-17 b, for a squirrel holding ``powers``."""
-        out: list[tuple[int, int]] = []
-        if w == TRUNK:
-            targets = [(limb, 0, True) for limb in range(6) if self.limbs[limb]]
-        else:
-            limb, pos = divmod(w, STRIDE)
-            targets = [(limb, pos - 1, False)] if pos else []
-            if pos + 1 < len(self.limbs[limb]):
-                targets.append((limb, pos + 1, True))
-            if FLYING in powers:
-                sides = ((limb + 5) % 6, (limb + 1) % 6)
-                targets += [(side, pos, False) for side in sides if pos < len(self.limbs[side])]
-            if pos == 0:
-                out.append((TRUNK, 0))
-        for limb, pos, outward in targets:
-            slot = self.limbs[limb][pos]
-            if is_broken(slot) and (SWINGING not in powers or (w != TRUNK and w // STRIDE != limb)):
-                continue
-            out.append((at(limb, pos), 1 if outward and slot[1] else 0))
-        return out
+        """NS-17 g: whether anything is still within reach (the rule is in ``reach.py``)."""
+        return reach.can_gain(self)
 
     def _finish(self, result: str, reason: str) -> None:
         self.phase = "over"
@@ -570,10 +559,10 @@ class SoloState(TreeState):
         """Read the fields written by :meth:`notation_fields`."""
         from .notation import bad, need, read_int
 
-        self.actions_taken = read_int(need(fields, "solo"), "solo")
+        self.actions_taken = read_int(need(fields, "solo"), "solo", 0, self.game.options.solo_max_actions)
         phase = need(fields, "phase")
-        if phase not in ("play", "fools", "over"):
-            raise bad("expected play, fools or over", "phase", phase)
+        if phase not in ("play", "fools", "bribe", "over"):
+            raise bad("expected play, fools, bribe or over", "phase", phase)
         result = need(fields, "result")
         if result not in ("-", "won", "lost", "ended"):
             raise bad("expected -, won, lost or ended", "result", result)

@@ -206,6 +206,7 @@ class NuttyState(Flipping, Powers):
     def _do_move(self, s: int, act: Act) -> None:
         w = self.where[s]
         if act.limb < 0:
+            cost = 1
             self.ap -= 1
             self.where[s] = TRUNK
         else:
@@ -217,7 +218,7 @@ class NuttyState(Flipping, Powers):
             elif is_broken(self.limbs[act.limb][act.pos]):
                 self._spend_copy(s, SWINGING)
             self.where[s] = at(act.limb, act.pos)
-        self._event("move", seat=s, to=str(act)[5:], ap=self.ap)
+        self._event("move", seat=s, to=str(act)[5:], cost=cost, ap=self.ap)
 
     # Flip and the event cards: flip.py. Lasso, Spittoon, Sticky Fingers, Owl, Doppelgänger: powers.py.
 
@@ -256,11 +257,13 @@ class NuttyState(Flipping, Powers):
         else:
             self.cheeks_g[s] -= 1
         self.pack[s] = act.colour
+        self._event("pack", seat=s, colour=act.colour)
 
     def _do_unpack(self, s: int, act: Act) -> None:
         colour = self.pack[s]
         self.pack[s] = ""
         self.give_carried(s, colour)
+        self._event("unpack", seat=s, colour=colour)
 
     def _do_stash(self, s: int, act: Act) -> None:
         self.take_carried(s, act.colour)
@@ -285,23 +288,27 @@ class NuttyState(Flipping, Powers):
         self.supply_b += 5
         self.supply_g -= 1
         self.nest_g[s] += 1
-        self._event("convert", seat=s)
+        self._event("convert", seat=s, ap=self.ap)
 
     def _do_bury(self, s: int, act: Act) -> None:
         """Bury (1 AP per acorn, on the trunk), from the cheeks, then the Backpack, then the nest."""
         self.ap -= 1
         colour = act.colour
-        if (self.cheeks_b[s] if colour == "b" else self.cheeks_g[s]) or self.pack[s] == colour:
+        in_cheeks = self.cheeks_b[s] if colour == "b" else self.cheeks_g[s]
+        if in_cheeks or self.pack[s] == colour:
+            source = "cheeks" if in_cheeks else "backpack"
             self.take_carried(s, colour)
         elif colour == "b":
             self.nest_b[s] -= 1
+            source = "nest"
         else:
             self.nest_g[s] -= 1
+            source = "nest"
         if colour == "b":
             self.bur_b[s] += 1
         else:
             self.bur_g[s] += 1
-        self._event("bury", seat=s, colour=colour, points=self.points(s))
+        self._event("bury", seat=s, colour=colour, source=source, points=self.points(s), ap=self.ap)
         self._check_win(s)
 
     # ================================================================== END OF A TURN, END OF THE GAME: turn.py

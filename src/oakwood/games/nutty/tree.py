@@ -152,6 +152,11 @@ class TreeState(State):
         """How many acorns a squirrel carries (cheeks and Backpack)."""
         return self.cheeks_b[seat] + self.cheeks_g[seat] + (1 if self.pack[seat] else 0)
 
+    def carried_colours(self, seat: int) -> list[int]:
+        """[brown, golden] a squirrel carries in its cheeks and Backpack (what a fall loses)."""
+        pack = self.pack[seat]
+        return [self.cheeks_b[seat] + (pack == "b"), self.cheeks_g[seat] + (pack == "g")]
+
     def seats_at(self, code: int) -> list[int]:
         """The squirrels standing on a position."""
         return [s for s, w in enumerate(self.where) if w == code]
@@ -200,6 +205,13 @@ class TreeState(State):
                 self.cheeks_g[seat] += 1
         else:
             self.pack[seat] = colour
+
+    def fall_all(self, seats: list[int], cause: str) -> None:
+        """FALL for several squirrels, logged once with what each one carried back to the supply."""
+        if self.record_events and seats:
+            self._event("fall", seats=seats, cause=cause, lost=[self.carried_colours(v) for v in seats])
+        for v in seats:
+            self.fall(v)
 
     def fall(self, seat: int) -> None:
         """FALL: to the trunk; the acorns in cheeks and Backpack go back to the supply."""
@@ -266,7 +278,7 @@ class TreeState(State):
             self.bur_g[s] -= 1
             self.bur_b[s] += brown
         if self.record_events:
-            self.log(Event("fools_gold", {"seat": s, "place": place}))
+            self.log(Event("fools_gold", {"seat": s, "place": place, "brown": brown}))
 
     # ------------------------------------------------------------------ limbs: shifting, refilling, breaks
     def remove_card(self, limb: int, pos: int, refill: bool = True) -> str:
@@ -307,7 +319,10 @@ class TreeState(State):
         return TRUNK if pos < 0 else at(limb, pos)
 
     def check_break(self, limb: int, slide: bool) -> list[int]:
-        """NS-6 BREAK: two adjacent revealed Broken Branches drop every card beyond them; returns who fell."""
+        """NS-6 BREAK: two adjacent revealed Broken Branches drop every card beyond them; returns who fell.
+
+        Logged whenever a limb breaks, whether or not anybody stood beyond the break.
+        """
         cards = self.limbs[limb]
         for i in range(len(cards) - 1):
             if is_broken(cards[i]) and is_broken(cards[i + 1]):
@@ -315,20 +330,38 @@ class TreeState(State):
         else:
             return []
         cut = i + 2
-        for kind, up, brown, golden in cards[cut:]:
-            (self.out_known if up else self.out_hidden).append(kind)
-            self.supply_b += brown
-            self.supply_g += golden
+        if cut == len(cards):
+            return []  # the pair is already the end of the limb: nothing beyond it
+        seen, unseen, brown, golden = [], 0, 0, 0
+        for kind, up, b, g in cards[cut:]:
+            if up:
+                self.out_known.append(kind)
+                seen.append(kind)
+            else:
+                self.out_hidden.append(kind)
+                unseen += 1
+            brown += b
+            golden += g
+        self.supply_b += brown
+        self.supply_g += golden
         del cards[cut:]
-        fallen = []
-        base = at(limb, 0)
-        for seat, w in enumerate(self.where):
-            if w != TRUNK and base + cut <= w < base + STRIDE:
-                if slide:  # variant slide_to_break: inward to the break, keeping the acorns
-                    self.where[seat] = self.step_inward(limb, i)
-                else:
-                    self.fall(seat)
-                    fallen.append(seat)
+        beyond = [s for s, w in enumerate(self.where) if w != TRUNK and at(limb, cut) <= w < at(limb, STRIDE)]
+        fallen = [] if slide else beyond
+        slid = beyond if slide else []
+        if self.record_events:
+            lost = [
+                [self.cheeks_b[v] + (self.pack[v] == "b"), self.cheeks_g[v] + (self.pack[v] == "g")] for v in fallen
+            ]
+            self._event(
+                "break", limb=limb + 1, after=cut, cards=seen, unseen=unseen, brown=brown, golden=golden,
+                fallen=fallen, lost=lost, slid=slid,
+            )  # fmt: skip
+        for seat in fallen:
+            self.fall(seat)
+        if slid:  # variant slide_to_break: inward to the break, keeping the acorns
+            landing = self.step_inward(limb, i)
+            for seat in slid:
+                self.where[seat] = landing
         return fallen
 
     # ------------------------------------------------------------------ hidden information

@@ -132,10 +132,13 @@ class TurnState(TreeState):
         if self.opts.win_at_20 == "immediate":
             self.win_seats = [s]
             self.phase = "over"
-            self._event("game_over", winners=[s], reason="20 points")
+            self._event("game_over", winners=[s], reason="20 points", scores=self._points_all())
             return
         left = self._rest_of_round(s)
         self.turns_left = left if self.turns_left < 0 else min(self.turns_left, left)
+
+    def _points_all(self) -> list[int]:
+        return [self.points(s) for s in range(self.num_players)]
 
     def tie_key(self, seat: int) -> tuple[int, int, int]:
         """Points, then golden acorns (NS-15 scope), then the value of unburied acorns."""
@@ -151,7 +154,7 @@ class TurnState(TreeState):
         best = max(keys)
         self.win_seats = [s for s in range(self.num_players) if keys[s] == best]
         self.phase = "over"
-        self._event("game_over", winners=self.win_seats, reason=reason)
+        self._event("game_over", winners=self.win_seats, reason=reason, scores=self._points_all())
 
     # ================================================================== notation (the turn fields)
     def notation_fields(self) -> list[str]:
@@ -168,7 +171,10 @@ class TurnState(TreeState):
         ]
 
     def read_fields(self, fields: dict[str, str]) -> None:
-        """Read the turn fields written by :meth:`notation_fields` (removing them from ``fields``)."""
+        """Read the turn fields written by :meth:`notation_fields` (removing them from ``fields``).
+
+        Only the syntax and the ranges are checked here; ``consistency.py`` checks the position as a whole.
+        """
         from .notation import bad, need, read_int
 
         n = self.num_players
@@ -176,31 +182,32 @@ class TurnState(TreeState):
         parts = text.split(".")
         if len(parts) != 4:
             raise bad("expected current.ap.first.round", "turn", text)
-        current, ap, first, round_no = (read_int(p, "turn") for p in parts)
-        if not (1 <= current <= n and 1 <= first <= n and ap >= 0 and round_no >= 1):
-            raise bad("seat numbers run 1..players, ap ≥ 0, round ≥ 1", "turn", text)
+        current = read_int(parts[0], "turn", 1, n)
+        ap = read_int(parts[1], "turn", 0, BASE_AP + 2)  # 3, +1 Sugar Rush, +1 a copied Sugar Rush (NS-9, NS-13)
+        first = read_int(parts[2], "turn", 1, n)
+        round_no = read_int(parts[3], "turn", 1, self.opts.max_rounds + 1)
         self.current, self.ap, self.first, self.round_no = current - 1, ap, first - 1, round_no
         text = need(fields, "used")
         if text not in ("0.0", "0.1", "1.0", "1.1"):
             raise bad("expected sticky.spittoon flags like 0.1", "used", text)
         self.sticky_used, self.spit_used = text[0] == "1", text[2] == "1"
         text = need(fields, "copy")
-        self.copy_spent = text.endswith("!")
-        self.copy = "" if text == "-" else text.rstrip("!")
-        if self.copy and (self.copy not in POWERS or self.copy == DOPPEL):
-            raise bad("expected - or a copied power code (with ! when spent)", "copy", text)
+        power, spent = (text[:-1], True) if text.endswith("!") else (text, False)
+        if text != "-" and (power not in POWERS or power == DOPPEL):
+            raise bad("expected - or a copied power code other than DO, with ! when spent", "copy", text)
+        self.copy, self.copy_spent = ("", False) if text == "-" else (power, spent)
         text = need(fields, "end")
         flag, sep, left = text.partition(".")
         if flag not in ("0", "1") or not sep:
             raise bad("expected triggered.turns_left like 1.3 or 0.-1", "end", text)
-        self.end_triggered, self.turns_left = flag == "1", read_int(left, "end")
+        self.end_triggered, self.turns_left = flag == "1", read_int(left, "end", -1, 2 * n)
         text = need(fields, "phase")
         if text not in ("turn", "fools", "over"):
             raise bad("expected turn, fools or over", "phase", text)
         self.phase = text
         text = need(fields, "win")
-        seats = [] if text == "-" else [read_int(p, "win") - 1 for p in text.split(",")]
-        if any(not 0 <= s < n for s in seats):
-            raise bad("winner seats run 1..players", "win", text)
+        seats = [] if text == "-" else [read_int(p, "win", 1, n) - 1 for p in text.split(",")]
+        if seats != sorted(set(seats)):
+            raise bad("expected - or winner seats in increasing order, each once", "win", text)
         self.win_seats = seats
         self._cache = None

@@ -1,0 +1,140 @@
+"""The automatic end of a solo game (NS-17 g): whether anything is still within reach.
+
+The rulebook: "if all available moves have been exhausted, the game is over". Oakwood's exact reading:
+
+- A *place* (the Central Trunk or a card) is within reach if the squirrel can get there from where it stands
+  by solo moves — inward for free, sideways for free with Flying Squirrel, outward onto a face-up card for
+  1 point, onto or across a revealed Broken Branch only with Swinging Squirrel — buying any powers from the
+  market on the way (3 points each; with three powers held, one goes back), as long as everything paid adds
+  up to no more than the squirrel's wealth now (cheeks, Backpack and nest).
+- Something is left within reach when, at a place within reach and with the powers held there: the card is
+  face down (landing flips it; the search does not go past it); acorns lie on the card; with the Lasso,
+  acorns lie on a card the Lasso reaches from it; or the place is the trunk and the squirrel carries an
+  acorn (it can be stashed).
+- Otherwise the game ends. The search does not weigh what a trip costs against what it brings (the player
+  stops a game not worth going on with ``end game``), and ignores Sticky Fingers' pickpocketing on the way.
+
+The search is a cheapest-first walk over (place, powers held): at most 31 places × the sets of market
+powers, stopping at the first thing within reach. It runs after every solo action, so it first walks the
+places alone with the powers held (no purchase), which settles the common case cheaply.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import TYPE_CHECKING
+
+from .cards import BACKPACK, FLYING, LASSO, SWINGING
+from .payment import PRICE
+from .tree import STRIDE, TRUNK, at, is_broken, sort_powers
+
+if TYPE_CHECKING:
+    from .solo import SoloState
+
+Powers = tuple[str, ...]
+
+
+def can_gain(state: SoloState) -> bool:
+    """Whether a face-down card, an acorn to gather or lasso, or a carried acorn to stash is within reach."""
+    budget = state.wealth()
+    owned = state.powers[0]
+    if _within(state, owned, budget):
+        return True  # the common case, decided without purchases: this runs after every solo action
+    if budget < PRICE:
+        return False
+    # Powers that change what can be reached; the Backpack only takes a slot (and may be returned).
+    for_sale = tuple(p for p in state.market if p != BACKPACK)
+    start = (state.where[0], owned)
+    best = {start: 0}
+    queue: list[tuple[int, int, Powers]] = [(0, start[0], owned)]
+    while queue:
+        spent, where, powers = heapq.heappop(queue)
+        if best.get((where, powers), spent) < spent:
+            continue  # already reached more cheaply
+        if _something_at(state, where, powers):
+            return True
+        moves = [(nxt, spent + price, powers) for nxt, price in _steps(state, where, powers)]
+        if spent + PRICE <= budget:
+            moves += [(where, spent + PRICE, more) for more in _purchases(powers, owned, for_sale)]
+        for nxt, cost, held in moves:
+            if cost <= budget and cost < best.get((nxt, held), budget + 1):
+                best[(nxt, held)] = cost
+                heapq.heappush(queue, (cost, nxt, held))
+    return False
+
+
+def _within(state: SoloState, powers: Powers, budget: int) -> bool:
+    """Something within reach with the powers held, buying nothing: a 0-1 breadth-first walk by cost."""
+    start = state.where[0]
+    cost = {start: 0}
+    queue = deque([start])
+    done: set[int] = set()
+    while queue:
+        where = queue.popleft()
+        if where in done:
+            continue
+        done.add(where)
+        if _something_at(state, where, powers):
+            return True
+        here = cost[where]
+        for nxt, price in _steps(state, where, powers):
+            total = here + price
+            if total <= budget and total < cost.get(nxt, budget + 1):
+                cost[nxt] = total
+                if price:
+                    queue.append(nxt)
+                else:
+                    queue.appendleft(nxt)
+    return False
+
+
+def _purchases(powers: Powers, owned: Powers, for_sale: Powers) -> list[Powers]:
+    """The power sets one purchase leads to: add a power, or swap one in when three are held (NS-17 h)."""
+    out = []
+    # A power sold back to the market can be bought again: what is for sale is what the squirrel lacks of
+    # the market's powers and its own.
+    candidates = [p for p in (*for_sale, *owned) if p not in powers and p != BACKPACK]
+    for power in candidates:
+        if len(powers) < 3:
+            out.append(sort_powers((*powers, power)))
+        else:
+            out += [sort_powers((*(q for q in powers if q != back), power)) for back in powers]
+    return out
+
+
+def _something_at(state: SoloState, where: int, powers: Powers) -> bool:
+    """A face-down card, acorns on the card or a Lasso's reach away, or (on the trunk) carried acorns."""
+    if where == TRUNK:
+        return state.carried(0) > 0
+    limb, pos = divmod(where, STRIDE)
+    _, up, brown, golden = state.limbs[limb][pos]
+    if not up or brown or golden:
+        return True
+    if LASSO not in powers:
+        return False
+    return any(state.limbs[sl][sp][2] or state.limbs[sl][sp][3] for sl, sp in state.lasso_sources(powers, limb, pos))
+
+
+def _steps(state: SoloState, where: int, powers: Powers) -> list[tuple[int, int]]:
+    """Moves from ``where`` and their point costs under NS-17 b, for a squirrel holding ``powers``."""
+    limbs = state.limbs
+    out: list[tuple[int, int]] = []
+    if where == TRUNK:
+        targets = [(limb, 0, True) for limb in range(6) if limbs[limb]]
+    else:
+        limb, pos = divmod(where, STRIDE)
+        targets = [(limb, pos - 1, False)] if pos else []
+        if pos + 1 < len(limbs[limb]):
+            targets.append((limb, pos + 1, True))
+        if FLYING in powers:
+            sides = ((limb + 5) % 6, (limb + 1) % 6)
+            targets += [(side, pos, False) for side in sides if pos < len(limbs[side])]
+        if pos == 0:
+            out.append((TRUNK, 0))
+    for limb, pos, outward in targets:
+        slot = limbs[limb][pos]
+        if is_broken(slot) and (SWINGING not in powers or (where != TRUNK and where // STRIDE != limb)):
+            continue  # only Swinging Squirrel crosses Broken Branches, and nobody flies onto one
+        out.append((at(limb, pos), 1 if outward and slot[1] else 0))
+    return out
