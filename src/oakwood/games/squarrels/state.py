@@ -269,16 +269,18 @@ class SQuarrelsState(State):
                 else:
                     aside.append(card)
         reshuffled = WINTER in aside
-        returned: list[int] = []  # set-aside cards shuffled back into the Deck
+        set_aside = [NAMES[c] for c in sorted(aside)]
+        to_deck: list[str] = []  # the set-aside cards shuffled back into the Deck, for the log
         if reshuffled:
             if self.opts.setup_winter_reshuffle == "all_setup_discards":  # SQ-2 (a)
-                returned = aside
+                self.deck.extend(aside)
+                to_deck = set_aside[:]
             else:  # SQ-2 (b): only Winter goes back
-                returned = [WINTER]
+                self.deck.append(WINTER)
+                to_deck = [NAMES[WINTER]]
                 for card in aside:
                     if card != WINTER:
                         self.action_discard[card] += 1
-            self.deck.extend(returned)
             self.rng.shuffle(self.deck)
         else:
             for card in aside:
@@ -288,9 +290,9 @@ class SQuarrelsState(State):
             {
                 "round": self.round_no,
                 "dealer": self.dealer,
-                "set_aside": [NAMES[c] for c in sorted(aside)],
+                "set_aside": set_aside,
                 "winter_reshuffle": reshuffled,
-                "to_deck": [NAMES[c] for c in sorted(returned)],
+                "to_deck": to_deck,
             },
         )
         self._begin_turn(self._left(self.dealer))
@@ -417,23 +419,26 @@ class SQuarrelsState(State):
             elif card == best:
                 top.append(seat)
         if len(top) == 1:
-            self.emit("quarrel_reveal", {"plays": shown, "tied": False, "again": [], "out": []})
+            self.emit("quarrel_reveal", {"plays": shown, "tied": False})  # "again" and "out" come with a tie
             self._quarrel_won(top[0])
             return
         mode = self.opts.quarrel_exhaustion
-        holding = tuple(s for s in top if self.hand_sizes[s] > 0)
-        drawn = not holding or (mode == "any_out_draws" and len(holding) < len(top))
+        sizes = self.hand_sizes
+        holding: list[int] = []  # tied players who still hold cards…
+        out: list[int] = []  # …and those who do not
+        for seat in top:
+            (holding if sizes[seat] else out).append(seat)
+        drawn = not holding or (mode == "any_out_draws" and len(out) > 0)
         survivor_wins = not drawn and len(holding) == 1 and mode == "drop_out"  # SQ-6 (a): wins without playing
         # The event says how the tie goes on: who plays again, and which tied players are out of cards.
-        again = [] if drawn or survivor_wins else list(holding)
-        out = [s for s in top if s not in holding]
+        again = [] if drawn or survivor_wins else holding
         self.emit("quarrel_reveal", {"plays": shown, "tied": True, "again": again, "out": out})
         if drawn:
             self._quarrel_drawn()
         elif survivor_wins:
             self._quarrel_won(holding[0])
         else:
-            self.q_live = holding  # the tied players play again (a lone survivor too, under survivor_plays)
+            self.q_live = tuple(holding)  # the tied play again (a lone survivor too, under survivor_plays)
 
     def _quarrel_won(self, winner: int) -> None:
         # The Golden always wins the comparison it is played in, so if it is in the pot its player is the
@@ -441,11 +446,9 @@ class SQuarrelsState(State):
         golden_was_last = self.hand_sizes[winner] == 0
         hand = self.hands[winner]
         won = 0
-        golden_lost = False
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
                 self.action_discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
-                golden_lost = True
                 if self.opts.golden_lost_scope == "match":
                     self.golden_out = True
             else:
@@ -453,6 +456,7 @@ class SQuarrelsState(State):
                 won += 1
         self.hand_sizes[winner] += won
         taken = sorted([NAMES[c] for c, _ in self.q_pot])  # the cards the winner takes…
+        golden_lost = won < len(self.q_pot)
         if golden_lost:
             taken.remove("golden")  # …which do not include a Golden lost to Discard
         self.emit("quarrel_won", {"seat": winner, "cards": taken, "golden_to_discard": golden_lost})
