@@ -1,7 +1,8 @@
 """Engine throughput: random playouts through the public, checked API, compared with RLCard's UNO.
 
 At each step: the seats to act (``to_act``), the legal actions of one of them, a seeded uniform choice,
-``apply``. Reports steps/s, games/s and ``clone()``/s as the median of several repeats, pinned to one core,
+``apply``. Reports steps/s, games/s, ``clone()``/s and worlds/s (a clone and a ``determinize``, what a search
+iteration pays before its playout) as the median of several repeats, pinned to one core,
 and runs the same loop over RLCard's UNO game object in the same run (RLCard lives in a throwaway venv,
 ``benchmarks/.rlcard-venv``, created on first use from ``benchmarks/requirements.txt``).
 
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import oakwood
-from oakwood.engine import State
+from oakwood.engine import Rng, State
 
 HERE = Path(__file__).resolve().parent
 RLCARD_VENV = HERE / ".rlcard-venv"
@@ -50,6 +51,7 @@ class Result:
     clones_per_s: float
     steps_per_game: float
     runs: list[float]
+    worlds_per_s: float = float("nan")
 
 
 def pin_to_one_core() -> None:
@@ -103,10 +105,21 @@ def clone_rate(samples: list[State], rounds: int = 50) -> float:
     return rounds * len(samples) / (time.perf_counter() - start)
 
 
+def world_rate(samples: list[State], rounds: int = 5) -> float:
+    """clone() + determinize() pairs per second over a set of mid-game states (what a search step costs before
+    its playout), each for the seat to act."""
+    rng = Rng(7)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for state in samples:
+            state.clone().determinize(state.to_act()[0], rng)
+    return rounds * len(samples) / (time.perf_counter() - start)
+
+
 def run_case(label: str, name: str, players: int, options: dict[str, Any], games: int, repeats: int) -> Result:
     """Median figures for one game configuration."""
     game = oakwood.load(name, **options)
-    steps_rates, game_rates, clone_rates, lengths = [], [], [], []
+    steps_rates, game_rates, clone_rates, world_rates, lengths = [], [], [], [], []
     playouts(game, players, max(1, games // 10), seed=999)  # warm-up (per-game caches), not timed
     for r in range(repeats):
         gc.collect()  # every repeat starts from the same heap, like timeit (which even turns GC off)
@@ -116,9 +129,11 @@ def run_case(label: str, name: str, players: int, options: dict[str, Any], games
         lengths.append(steps / games)
     # The clone timing holds 200 states alive; it runs after the playouts so they do not slow them down.
     samples = sample_states(game, players, 200, seed=0)
+    running = [state for state in samples if not state.is_terminal()]
     for _ in range(repeats):
         clone_rates.append(clone_rate(samples))
-    del samples
+        world_rates.append(world_rate(running))
+    del samples, running
     return Result(
         label,
         statistics.median(steps_rates),
@@ -126,6 +141,7 @@ def run_case(label: str, name: str, players: int, options: dict[str, Any], games
         statistics.median(clone_rates),
         statistics.median(lengths),
         steps_rates,
+        statistics.median(world_rates),
     )
 
 
@@ -160,13 +176,13 @@ def run_rlcard(repeats: int, games: int) -> Result:
     )
 
 
-def paired_ratio(repeats: int, uno_games: int) -> list[float]:
-    """S'Quarrels / RLCard UNO per-step ratios from alternating repeats.
+def paired_ratio(case: tuple[str, str, int, dict[str, Any], int], repeats: int, uno_games: int) -> list[float]:
+    """A case's per-step rate over RLCard UNO's, from alternating repeats.
 
     This VM's speed drifts by tens of percent within a minute, so the two loops are run back to back, one
     repeat each in turn, and each ratio compares two measurements taken a few seconds apart.
     """
-    _label, name, players, options, games = CASES[0]
+    _label, name, players, options, games = case
     game = oakwood.load(name, **options)
     playouts(game, players, max(1, games // 10), seed=999)
     ratios = []
@@ -196,22 +212,29 @@ def main() -> None:
         print(f"  measured {label}", file=sys.stderr)
     if not args.no_rlcard:
         results.append(run_rlcard(args.repeats, args.rlcard_games))
-    header = f"{'case':32} {'steps/s':>10} {'games/s':>9} {'clone()/s':>10} {'steps/game':>10}"
+    header = f"{'case':32} {'steps/s':>10} {'games/s':>9} {'clone()/s':>10} {'worlds/s':>9} {'steps/game':>10}"
     print(f"median of {args.repeats} repeats, one core, Python {sys.version.split()[0]}")
     print(header)
     print("-" * len(header))
     for r in results:
         clones = "-" if r.clones_per_s != r.clones_per_s else f"{r.clones_per_s:,.0f}"
-        print(f"{r.label:32} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f} {clones:>10} {r.steps_per_game:>10,.0f}")
+        worlds = "-" if r.worlds_per_s != r.worlds_per_s else f"{r.worlds_per_s:,.0f}"
+        print(
+            f"{r.label:32} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f} {clones:>10} {worlds:>9}"
+            f" {r.steps_per_game:>10,.0f}"
+        )
     baseline = next((r for r in results if r.label.startswith("RLCard")), None)
     if baseline:
         for r in results:
             if r is not baseline:
                 print(f"{r.label}: {r.steps_per_s / baseline.steps_per_s:.1f}x RLCard UNO's per-step rate")
-        if not args.games or "squarrels" in args.games:
-            ratios = paired_ratio(args.repeats, args.rlcard_games)
+        print("per-step rate / RLCard UNO's, from alternating repeats:")
+        for case in CASES:
+            if args.games and case[1] not in args.games:
+                continue
+            ratios = paired_ratio(case, args.repeats, args.rlcard_games)
             shown = " ".join(f"{x:.2f}" for x in ratios)
-            print(f"S'Quarrels / RLCard UNO, alternating repeats: median {statistics.median(ratios):.2f}x ({shown})")
+            print(f"  {case[0]:30} median {statistics.median(ratios):.2f}x ({shown})", flush=True)
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2))
 

@@ -47,3 +47,16 @@ def test_instructions_child_plays_the_same_games_as_engine_speed(capsys: pytest.
     assert counted == speed.playouts(oakwood.load("squarrels", single_round=True), 4, games=3, seed=1)[0]
     instructions.child(instructions.FLOOR, 0, 2)
     assert int(capsys.readouterr().out.strip()) == 2 * 108  # the idle state's fixed game length
+
+
+def test_engine_speed_world_rate_counts_worlds() -> None:
+    speed = load("engine_speed")
+    game = oakwood.load("barrell")
+    samples = [s for s in speed.sample_states(game, 3, 6, seed=0) if not s.is_terminal()]
+    assert samples and speed.world_rate(samples, rounds=1) > 0
+
+
+def test_view_cost_child_plays_the_simulation_it_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    view_cost = load("view_cost")
+    view_cost.child(str(BENCHMARKS.parent / "src"), "squarrels", "random", 1, 2)
+    assert int(capsys.readouterr().out.strip()) > 0

@@ -248,9 +248,19 @@ def check_illegal_rejected(state: State, rng: Rng) -> None:
     assert state.to_notation() == before, "a rejected action changed the state"
 
 
+def check_estimate(state: State) -> None:
+    """``game.estimate_returns``: a share per seat in [0, 1], summing to 1, the true shares at the end."""
+    shares = state.game.estimate_returns(state)
+    assert len(shares) == state.num_players
+    assert all(0.0 <= x <= 1.0 for x in shares) and abs(sum(shares) - 1.0) < 1e-9, shares
+    if state.is_terminal() and sum(state.returns()) > 0:
+        assert all(abs(a - b) < 1e-9 for a, b in zip(shares, state.returns(), strict=True)), shares
+
+
 def deep_check(state: State, rng: Rng, report: KitReport, worlds: int = 3) -> None:
     """The expensive checks of one running position: round trips, clone, no leak, illegal actions."""
     report.deep_checks += 1
+    check_estimate(state)
     check_round_trips(state, rng)
     check_clone(state, rng)
     check_no_leak(state, rng, report, worlds)
@@ -288,6 +298,7 @@ def check_terminal(state: State) -> None:
     winners = state.winners()
     assert all(returns[s] > 0 for s in winners)
     assert len(state.scores()) == state.num_players
+    check_estimate(state)
 
 
 def check_replay(state: State) -> None:

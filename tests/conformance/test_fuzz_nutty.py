@@ -8,37 +8,15 @@ rules and of every variant at once (solo ones also from long games: random solo 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import oakwood
 from oakwood.engine import Game, Rng, State
-from tests.conformance import fuzz
 from tests.conformance.fuzz import FuzzReport, fuzz_json, fuzz_notation, positions
 from tests.conformance.test_nutty import VARIANTS
 
 GAME = oakwood.load("nutty")
 PLAYERS = [1, 2, 4, 6]
-_MUTATE_JSON = fuzz.mutate_json
-
-
-def _mutate_json(data: dict[str, Any], donors: Any, notations: Any, rng: Rng) -> dict[str, Any]:
-    """The harness's own JSON mutation, drawn again when its chain of mutations trips over a field an
-    earlier one replaced (``_j_players`` adds 1 to a list, ``_j_top`` spreads options set to None): that
-    is the harness failing, not the loader; the loader is only ever called on what comes back."""
-    while True:
-        try:
-            return _MUTATE_JSON(data, donors, notations, rng)
-        except (TypeError, KeyError):
-            continue
-
-
-@pytest.fixture(autouse=True)
-def _harness_mutations_that_do_not_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fuzz, "mutate_json", _mutate_json)
-
-
 def _found(game: Game, players: int, slow: bool) -> list[State]:
     seeds = range(3 if not slow else 12)
     found = positions(game, players, seeds)

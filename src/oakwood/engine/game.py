@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
@@ -17,6 +18,15 @@ from .state import Decision, State
 #: Loaders refuse larger inputs before reading them: no game's position or history comes near these.
 MAX_NOTATION_LENGTH = 100_000
 MAX_HISTORY_LENGTH = 1_000_000
+
+
+def shares_from_scores(scores: Sequence[float], softness: float = 1.0) -> list[float]:
+    """Win shares from scores: a softmax of each seat's lead, the lead measured in units of ``softness``
+    points (equal scores give equal shares; a lead of a few units takes most of the share)."""
+    top = max(scores)
+    weights = [math.exp((score - top) / softness) for score in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def check_position(state: State) -> None:
@@ -88,6 +98,20 @@ class Game(ABC, Generic[O]):
         """One line of plain English for an event view (``Event.view``); games override for nicer text."""
         details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
         return f"{event['kind']}: {details}" if details else str(event["kind"])
+
+    def estimate_returns(self, state: State) -> list[float]:
+        """Each seat's expected share of the win from ``state``: numbers in [0, 1] that sum to 1.
+
+        Search bots call it where they stop a playout early (random play never ends some games here). A
+        finished game gives ``returns()`` (all zero only if nobody won: then equal shares). The default reads
+        only the scores: each seat's share grows with its lead over the weakest seat. Games override it with
+        what they know about who is ahead (cards in hand, acorns carried, battles won…).
+        """
+        if state.is_terminal():
+            returns = state.returns()
+            total = sum(returns)
+            return [r / total for r in returns] if total > 0 else [1.0 / state.num_players] * state.num_players
+        return shares_from_scores(state.scores())
 
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus (its canonical text by default)."""
