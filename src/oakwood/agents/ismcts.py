@@ -1,0 +1,184 @@
+"""Information-set Monte Carlo tree search (ISMCTS) for every game, through the agent contract only.
+
+The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel's ``is_mcts``:
+
+- **One shared tree of information sets, re-determinized every iteration.** Each iteration draws a world from
+  the view (``sample_states``: everything hidden from the bot re-sampled consistently with what it knows) and
+  walks down the tree in that world.
+- **Every seat decides at its own information set.** A node is keyed by the acting seat and what that seat
+  observes there (its ``observe``), never by the world's hidden cards, so the search does not assume an
+  opponent sees the bot's hand, nor the bot the opponents'. A commit decision is searched one seat at a time
+  in a random order: each seat's key shows only who has chosen, not what.
+- **Availability counts in UCB**: an action's exploration term counts only the iterations in which it was
+  legal (worlds differ in what is legal).
+- **Truncated playouts with a normalised evaluation**: after leaving the tree, random play continues for at
+  most ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat
+  (random play never ends some games here).
+- **The most visited action** is played; budgets are iterations, seconds, or both (whichever ends first).
+
+The tree is kept between the bot's moves: a node is an information set, so whatever the bot learnt of an
+information set it meets again still holds. Searches are deterministic for a seed and an iteration budget.
+In a race (a S'Quarrels Hoard) the bot answers with a human-like reaction delay.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from oakwood.engine import Decision, Rng, State
+from oakwood.engine.agent import Choice, PlayerView
+
+#: The tree is cleared when it grows past this many information sets (bounded memory over long matches).
+MAX_NODES = 200_000
+
+
+@dataclass
+class Node:
+    """The statistics of one information set: per action, visits, total reward and availability."""
+
+    visits: dict[Hashable, int] = field(default_factory=dict)
+    reward: dict[Hashable, float] = field(default_factory=dict)
+    available: dict[Hashable, int] = field(default_factory=dict)
+
+    def select(self, legal: tuple[Hashable, ...], exploration: float, rng: Rng) -> Hashable:
+        """An untried legal action if there is one (at random), else the best by UCB with availability."""
+        visits, available = self.visits, self.available
+        for action in legal:
+            available[action] = available.get(action, 0) + 1
+        untried = [action for action in legal if action not in visits]
+        if untried:
+            return untried[rng.randbelow(len(untried))]
+        reward = self.reward
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            n = visits[action]
+            score = reward[action] / n + exploration * math.sqrt(math.log(available[action]) / n)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def update(self, action: Hashable, value: float) -> None:
+        """One more visit of ``action`` that came back with ``value``."""
+        self.visits[action] = self.visits.get(action, 0) + 1
+        self.reward[action] = self.reward.get(action, 0.0) + value
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """What the last search did: for the hint screen, tests and the benchmarks."""
+
+    iterations: int
+    seconds: float
+    visits: dict[Hashable, int]
+    values: dict[Hashable, float]  # each legal action's mean return for the bot, as the search saw it
+
+
+class ISMCTSAgent:
+    """Information-set MCTS with an iteration budget, a time budget, or both."""
+
+    name = "ismcts"
+    searches = True  # its views carry a world to sample from
+    reads_observation = True
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        playout_steps: int = 40,
+        reaction: tuple[float, float] = (0.35, 0.7),
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("ISMCTS needs an iteration budget, a time budget, or both")
+        if (iterations is not None and iterations < 1) or (seconds is not None and not seconds > 0):
+            raise ValueError("the budgets must be positive")
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.playout_steps = playout_steps
+        self.reaction = reaction
+        self.tree: dict[tuple[int, str], Node] = {}
+        self.last: SearchReport | None = None
+
+    # ------------------------------------------------------------------ the agent
+    def act(self, view: PlayerView) -> Hashable | Choice:
+        """The most visited action after searching from ``view`` (with a reaction delay in a race)."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            action = legal[0]
+            self.last = SearchReport(0, 0.0, {action: 0}, {})
+        else:
+            report = self.search(view)
+            action = max(legal, key=lambda a: (report.visits.get(a, 0), report.values.get(a, 0.0)))
+        if view.decision is Decision.RACE:
+            low, high = self.reaction
+            return Choice(action, delay=low + (high - low) * self.rng.random())
+        return action
+
+    def search(self, view: PlayerView) -> SearchReport:
+        """Run the budget from ``view`` and report each legal action's visits and value."""
+        if len(self.tree) > MAX_NODES:
+            self.tree.clear()
+        seat, rng = view.seat, self.rng
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        root_key = (seat, repr(view.observation))
+        done = 0
+        while True:
+            world = next(view.sample_states(1, rng))
+            self._iterate(world, seat, rng)
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        root = self.tree.get(root_key, Node())
+        values = {a: root.reward[a] / n for a, n in root.visits.items() if n}
+        self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values)
+        return self.last
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(self, world: State, root_seat: int, rng: Rng) -> None:
+        """Select and expand in ``world`` down the shared tree, play out, back the evaluation up."""
+        world.record_events = False  # nobody reads a world's log
+        path: list[tuple[Node, Hashable, int]] = []
+        visited: set[tuple[int, str]] = set()
+        first = True
+        expanded = False
+        while not world.is_terminal() and not expanded:
+            seat = root_seat if first else _pick_seat(world.to_act(), rng)
+            first = False
+            legal = world.legal_actions(seat)
+            if len(legal) == 1:  # a forced move is no decision: no node for it
+                world.apply(seat, legal[0])
+                continue
+            key = (seat, repr(world.observe(seat)))
+            if key in visited:  # back at an information set of this walk (free moves can go round in circles)
+                break
+            visited.add(key)
+            node = self.tree.get(key)
+            if node is None:
+                node = self.tree[key] = Node()
+                expanded = True
+            action = node.select(legal, self.exploration, rng)
+            path.append((node, action, seat))
+            world.apply(seat, action)
+        steps = 0
+        while steps < self.playout_steps and not world.is_terminal():
+            seat = _pick_seat(world.to_act(), rng)
+            legal = world.legal_actions(seat)
+            world.apply(seat, legal[rng.randbelow(len(legal))])
+            steps += 1
+        value = world.game.estimate_returns(world)
+        for node, action, seat in path:
+            node.update(action, value[seat])
+
+
+def _pick_seat(seats: tuple[int, ...], rng: Rng) -> int:
+    """The seat to move next: the only one, or at a commit or race a random one of those still to answer."""
+    return seats[0] if len(seats) == 1 else seats[rng.randbelow(len(seats))]

@@ -1,0 +1,120 @@
+"""The ISMCTS agent: legal moves in every game, determinism, secrecy at commits, races, budgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import oakwood
+from oakwood.agents import make_agent
+from oakwood.agents.ismcts import ISMCTSAgent
+from oakwood.arena.match import play_match
+from oakwood.engine import Choice, Decision, PlayerView, Rng, State, load
+from tests.cli.toygame import TOY_NAME
+
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("squarrels", 3, {"single_round": True}),
+    ("squarrels", 4, {"single_round": True, "hoard_race": "random"}),
+    ("barrell", 2, {}),
+    ("barrell", 3, {"mulligan_mode": "simultaneous", "heart_gift_timing": "simultaneous"}),
+    ("nutty", 2, {"max_rounds": 2}),
+    ("nutty", 1, {"solo_max_actions": 40}),
+    (TOY_NAME, 3, {}),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_plays_only_legal_moves_to_the_end_of_every_game(name: str, players: int, options: dict[str, Any]) -> None:
+    game = oakwood.load(name, **options)
+    agents = [ISMCTSAgent(seed=s, iterations=12, playout_steps=10) for s in range(players)]
+    result = play_match(game, agents, seed=5)  # the match runner refuses an illegal move: it would raise
+    assert result.state.is_terminal() and all(a.last is not None for a in agents)
+
+
+def test_same_seed_and_iteration_budget_same_game() -> None:
+    game = oakwood.load("squarrels", single_round=True)
+
+    def moves() -> list[tuple[int, object]]:
+        agents = [ISMCTSAgent(seed=1, iterations=25), make_agent(game, "random", seed=2)]
+        return play_match(game, agents, seed=3).state.history
+
+    assert moves() == moves()
+
+
+def _commit_position(other_card: int) -> State:
+    """Toy Snap at its commit: P2 has secretly played ``other_card``, P1 is still to choose."""
+    game = load(TOY_NAME)
+    for seed in range(50):
+        state = game.new_state(2, seed)
+        state.apply(0, game.parse_action("stay"))
+        hand = state.observe(1)["hand"]
+        if other_card in hand and len(set(hand)) > 1 and state.decision is Decision.COMMIT:
+            state.apply(1, game.parse_action(f"play {other_card}"))
+            return state
+    raise AssertionError("no seed gives P2 that card")
+
+
+def test_a_commit_is_searched_without_the_other_seats_pending_choice() -> None:
+    choices = set()
+    for card in (1, 2, 3, 4, 5, 6):
+        try:
+            state = _commit_position(card)
+        except AssertionError:
+            continue
+        if state.observe(0) != _commit_position(1).observe(0):
+            continue  # a different deal: only positions P1 cannot tell apart are compared
+        agent = ISMCTSAgent(seed=4, iterations=60)
+        choices.add((card, str(agent.act(PlayerView.for_agent(state, 0, agent, Rng(8))))))
+    assert len({choice for _, choice in choices}) == 1 and len(choices) >= 2, choices
+
+
+def test_a_race_is_answered_with_a_human_like_delay() -> None:
+    game = load(TOY_NAME)
+    state = game.new_state(2, 1)
+    agents = [ISMCTSAgent(seed=s, iterations=20, reaction=(0.3, 0.6)) for s in range(2)]
+    while state.decision is not Decision.RACE:
+        seat = state.to_act()[0]
+        state.apply(seat, agents[seat].act(PlayerView.for_agent(state, seat, agents[seat], Rng(seat))))  # type: ignore[arg-type]
+    answer = agents[0].act(PlayerView.for_agent(state, 0, agents[0], Rng(1)))
+    assert isinstance(answer, Choice) and 0.3 <= answer.delay <= 0.6
+    assert answer.action in state.legal_actions(0)
+
+
+def test_budgets_and_the_report() -> None:
+    game = oakwood.load("barrell")
+    state = game.new_state(2, 4)
+    seat = state.to_act()[0]
+    counted = ISMCTSAgent(seed=1, iterations=30)
+    counted.act(PlayerView.for_agent(state, seat, counted, Rng(2)))
+    assert counted.last is not None and counted.last.iterations == 30
+    assert sum(counted.last.visits.values()) == 30
+    assert all(0.0 <= v <= 1.0 for v in counted.last.values.values())
+    timed = ISMCTSAgent(seed=1, iterations=None, seconds=0.05)
+    timed.act(PlayerView.for_agent(state, seat, timed, Rng(2)))
+    assert timed.last is not None and timed.last.iterations >= 1
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSAgent(iterations=None, seconds=None)
+    with pytest.raises(ValueError, match="positive"):
+        ISMCTSAgent(iterations=0)
+
+
+def _advance_to_a_choice(state: State, seat: int) -> None:
+    """Play first legal moves until ``seat`` is to act with more than one legal move."""
+    while not (seat in state.to_act() and len(state.legal_actions(seat)) > 1):
+        mover = state.to_act()[0]
+        state.apply(mover, state.legal_actions(mover)[0])
+
+
+def test_the_tree_is_kept_between_moves() -> None:
+    game = oakwood.load("squarrels", single_round=True)
+    agent = ISMCTSAgent(seed=1, iterations=40)
+    state = game.new_state(2, 6)
+    seat = state.to_act()[0]
+    _advance_to_a_choice(state, seat)
+    agent.act(PlayerView.for_agent(state, seat, agent, Rng(1)))
+    nodes = len(agent.tree)
+    state.apply(seat, state.legal_actions(seat)[0])
+    _advance_to_a_choice(state, seat)
+    agent.act(PlayerView.for_agent(state, seat, agent, Rng(2)))
+    assert nodes > 0 and len(agent.tree) > nodes
