@@ -55,4 +55,3 @@ ALL_ACTIONS: Final = (
 CODEC_INDEX: Final = {a: i for i, a in enumerate(ALL_ACTIONS)}
 
 assert GOLDEN == HAND_KINDS - 1
-

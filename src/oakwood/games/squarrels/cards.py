@@ -30,7 +30,18 @@ DECK_SIZE: Final = 120
 SYMBOLS: Final = "R12345GQHAVW"
 NAMES: Final = ("rotten", "1", "2", "3", "4", "5", "golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
 TITLES: Final = (
-    "Rotten Acorn", "1", "2", "3", "4", "5", "Golden Acorn", "Quarrel", "Hoard", "Ambush", "Whirlwind", "Winter",
+    "Rotten Acorn",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "Golden Acorn",
+    "Quarrel",
+    "Hoard",
+    "Ambush",
+    "Whirlwind",
+    "Winter",
 )
 SYMBOL_TO_CARD: Final = {s: i for i, s in enumerate(SYMBOLS)}
 NAME_TO_CARD: Final = {n: i for i, n in enumerate(NAMES)}

@@ -28,8 +28,24 @@ if TYPE_CHECKING:
 
 HEADER = "squarrels"
 FIELDS = (
-    "players", "round", "dealer", "totals", "last", "phase", "active", "whirl", "hands", "storage", "deck",
-    "hoard", "discard", "golden_out", "quarrel", "race", "winners", "rng",
+    "players",
+    "round",
+    "dealer",
+    "totals",
+    "last",
+    "phase",
+    "active",
+    "whirl",
+    "hands",
+    "storage",
+    "deck",
+    "hoard",
+    "discard",
+    "golden_out",
+    "quarrel",
+    "race",
+    "winners",
+    "rng",
 )
 
 

@@ -62,9 +62,7 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
             "drawer": state.q_drawer,
             "live": list(state.q_live),
             "committed": sorted(state.q_commits),
-            "your_play": None
-            if seat is None or seat not in state.q_commits
-            else NAMES[state.q_commits[seat]],
+            "your_play": None if seat is None or seat not in state.q_commits else NAMES[state.q_commits[seat]],
             "pot": [{"seat": s, "card": NAMES[c]} for c, s in state.q_pot],
         }
     if state.phase == RACE:
@@ -80,4 +78,3 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
             "window_s": opts.hoard_race_window_s,
         }
     return view
-
