@@ -17,8 +17,6 @@ from tests.conformance.test_nutty import VARIANTS
 
 GAME = oakwood.load("nutty")
 PLAYERS = [1, 2, 4, 6]
-
-
 def _found(game: Game, players: int, slow: bool) -> list[State]:
     seeds = range(3 if not slow else 12)
     found = positions(game, players, seeds)

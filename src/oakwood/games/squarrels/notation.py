@@ -12,15 +12,22 @@ list seats separated by ``/`` (``-`` for empty); a stored set is its value, ``*`
 the Golden. ``deck`` is written bottom to top (the last symbol is drawn next). ``hoard`` lists
 ``card@seat`` (who discarded it), oldest first. ``quarrel=drawer|live|commits|pot`` and
 ``race=drawer|eligible|passed|commits`` describe a pending decision. ``rng=seed:counter``.
+
+The reader refuses, with :class:`InvalidNotationError` naming the field, both text it cannot parse and
+positions the game cannot reach; ``consistency.py`` lists the rules (conservation of the 120 cards, Winter
+in the Deck while a round runs, phase fields, totals and winners, the pending Quarrel and Hoard race).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from oakwood.engine import InvalidNotationError, Rng
+from oakwood.engine.errors import shown  # error messages quote at most ~80 characters of a bad value
 
 from .cards import ALL_KINDS, GOLDEN, HAND_KINDS, SYMBOL_TO_CARD, SYMBOLS
+from .consistency import refuse_unreachable
 from .state import PHASES, QUARREL, RACE, SQuarrelsState
 
 if TYPE_CHECKING:
@@ -101,10 +108,19 @@ def write(state: SQuarrelsState) -> str:
 
 
 # ---------------------------------------------------------------------- reading
+MAX_TEXT = 10_000  # a real position is under 2,000 characters: 120 cards, six seats, two pending decisions
+_INTEGER = re.compile(r"-?[0-9]{1,12}")  # ASCII digits only: int() would also take '1_0', '+1' or '٣'
+_RNG = re.compile(r"(-?[0-9]{1,40}):([0-9]{1,40})")  # digits enough to say which bound is broken
+SEED_RANGE = (-(2**127), 2**128)  # the generator's seeds: [low, high)
+COUNTER_LIMIT = 2**64  # the generator's counters: [0, limit)
+
+
 class _Reader:
     """Parses fields, raising InvalidNotationError that names the field and the offending text."""
 
     def __init__(self, text: str) -> None:
+        if len(text) > MAX_TEXT:
+            raise InvalidNotationError(f"a S'Quarrels position is at most {MAX_TEXT} characters long")
         parts = text.split()
         if not parts or parts[0] != HEADER:
             raise InvalidNotationError(f"S'Quarrels notation starts with {HEADER!r}", text=text[:40])
@@ -114,7 +130,7 @@ class _Reader:
             if not eq:
                 raise InvalidNotationError("expected key=value", text=part)
             if key not in FIELDS:
-                raise InvalidNotationError(f"unknown field {key!r}; fields are {', '.join(FIELDS)}", text=part)
+                raise InvalidNotationError(f"unknown field {shown(key)}; fields are {', '.join(FIELDS)}", text=part)
             if key in self.values:
                 raise InvalidNotationError("field given twice", field=key)
             self.values[key] = value
@@ -131,13 +147,18 @@ class _Reader:
 
     def integer(self, key: str, low: int, high: int, text: str | None = None) -> int:
         raw = self.values[key] if text is None else text
-        try:
-            value = int(raw)
-        except ValueError:
-            raise self.fail(key, "expected a whole number") from None
+        if not _INTEGER.fullmatch(raw):
+            raise self.fail(key, "expected a whole number")
+        value = int(raw)
         if not low <= value <= high:
             raise self.fail(key, f"must be between {low} and {high}")
         return value
+
+    def flag(self, key: str) -> bool:
+        raw = self.values[key]
+        if raw not in ("0", "1"):
+            raise self.fail(key, "expected 0 or 1")
+        return raw == "1"
 
     def seat(self, key: str, text: str) -> int:
         return self.integer(key, 1, self.players, text) - 1
@@ -148,6 +169,8 @@ class _Reader:
     def cards(self, key: str, text: str, hand_only: bool = False) -> list[int]:
         if text == "-":
             return []
+        if not text:
+            raise self.fail(key, "write '-' for no cards")
         out = []
         for symbol in text:
             card = SYMBOL_TO_CARD.get(symbol)
@@ -168,10 +191,9 @@ class _Reader:
         parts = self.values[key].split(",")
         if len(parts) != self.players:
             raise self.fail(key, f"expected {self.players} comma-separated numbers")
-        try:
-            return [int(p) for p in parts]
-        except ValueError:
-            raise self.fail(key, "expected whole numbers") from None
+        if not all(_INTEGER.fullmatch(p) for p in parts):
+            raise self.fail(key, "expected whole numbers")
+        return [int(p) for p in parts]
 
     def card_at_seats(self, key: str, text: str) -> list[tuple[int, int]]:
         if text == "-":
@@ -179,27 +201,35 @@ class _Reader:
         out = []
         for item in text.split(","):
             symbol, at, seat = item.partition("@")
-            if not at or len(symbol) != 1:
-                raise self.fail(key, f"expected card@seat, got {item!r}")
+            if not at or len(symbol) != 1 or symbol == "-":
+                raise self.fail(key, f"expected card@seat, got {shown(item)}")
             out.append((self.cards(key, symbol, hand_only=True)[0], self.seat(key, seat)))
         return out
 
+    def rng(self) -> Rng:
+        match = _RNG.fullmatch(self.values["rng"])
+        if not match:
+            raise self.fail("rng", "expected seed:counter (whole numbers, the counter not negative)")
+        seed, counter = int(match[1]), int(match[2])
+        if not SEED_RANGE[0] <= seed < SEED_RANGE[1]:
+            raise self.fail("rng", "the seed must be at least -2**127 and below 2**128")
+        if counter >= COUNTER_LIMIT:
+            raise self.fail("rng", "the counter must be below 2**64")
+        try:
+            return Rng(seed, counter)
+        except ValueError as exc:
+            raise self.fail("rng", str(exc)) from None
+
 
 def read(game: SQuarrels, text: str) -> SQuarrelsState:
-    """Rebuild the position written in ``text``."""
+    """Rebuild the position written in ``text``; refuse (InvalidNotationError) anything the game cannot reach."""
     r = _Reader(text)
     n = r.players
-    seed_text, colon, counter_text = r.raw("rng").partition(":")
-    try:
-        rng = Rng(int(seed_text), int(counter_text))
-    except ValueError:
-        raise r.fail("rng", "expected seed:counter") from None
-    if not colon:
-        raise r.fail("rng", "expected seed:counter")
+    rng = r.rng()
     state = SQuarrelsState(game, n, rng.seed, deal=False)
     state.rng = rng
     state._start = text
-    state.round_no = r.integer("round", 0, 10**6)
+    state.round_no = r.integer("round", 1, 10**6)
     state.dealer = r.seat("dealer", r.raw("dealer"))
     state.totals = r.numbers("totals")
     state.last_round = None if r.raw("last") == "-" else r.numbers("last")
@@ -208,9 +238,7 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
         raise r.fail("phase", f"unknown phase; phases are {', '.join(PHASES)}")
     state.phase = phase
     state.active = r.seat("active", r.raw("active"))
-    if r.raw("whirl") not in ("0", "1"):
-        raise r.fail("whirl", "expected 0 or 1")
-    state.whirl_forced = r.raw("whirl") == "1"
+    state.whirl_forced = r.flag("whirl")
     for seat, part in enumerate(r.per_seat("hands")):
         for card in r.cards("hands", part, hand_only=True):
             state._give(seat, card)
@@ -220,22 +248,19 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
     state.hoard = r.card_at_seats("hoard", r.raw("hoard"))
     for card in r.cards("discard", r.raw("discard")):
         state.action_discard[card] += 1
-    if r.raw("golden_out") not in ("0", "1"):
-        raise r.fail("golden_out", "expected 0 or 1")
-    state.golden_out = r.raw("golden_out") == "1"
+    state.golden_out = r.flag("golden_out")
     _read_quarrel(r, state)
     _read_race(r, state)
     state.winners_ = r.seats("winners", r.raw("winners"))
-    try:
-        state.check_invariants()
-    except Exception as exc:
-        raise InvalidNotationError(f"the position is impossible: {exc}") from None
+    refuse_unreachable(state)  # Game.from_notation then runs the generic checks (invariants, seats to act)
     return state
 
 
 def _read_storage(r: _Reader, text: str) -> list[int]:
     if text == "-":
         return []
+    if not text:
+        raise r.fail("storage", "write '-' for an empty Storage Pile")
     out: list[int] = []
     for symbol in text:
         if symbol == "*":
@@ -261,8 +286,11 @@ def _read_quarrel(r: _Reader, state: SQuarrelsState) -> None:
         raise r.fail("quarrel", "expected drawer|live|commits|pot")
     state.q_drawer = r.seat("quarrel", parts[0])
     state.q_live = tuple(r.seats("quarrel", parts[1]))
-    state.q_commits = {seat: card for card, seat in r.card_at_seats("quarrel", parts[2])}
+    commits = r.card_at_seats("quarrel", parts[2])
+    state.q_commits = {seat: card for card, seat in commits}
     state.q_pot = r.card_at_seats("quarrel", parts[3])
+    if len(state.q_commits) != len(commits):
+        raise r.fail("quarrel", "a player commits one card at a time")
     if not set(state.q_commits) <= set(state.q_live) or not state.q_live:
         raise r.fail("quarrel", "commits must come from live players, and someone must be live")
 
@@ -282,10 +310,13 @@ def _read_race(r: _Reader, state: SQuarrelsState) -> None:
     commits: dict[int, bool] = {}
     if parts[3] != "-":
         for item in parts[3].split(","):
-            verb, at, seat = item.partition("@")
+            verb, at, seat_text = item.partition("@")
             if verb not in ("slap", "pass") or not at:
-                raise r.fail("race", f"expected slap@seat or pass@seat, got {item!r}")
-            commits[r.seat("race", seat)] = verb == "slap"
+                raise r.fail("race", f"expected slap@seat or pass@seat, got {shown(item)}")
+            seat = r.seat("race", seat_text)
+            if seat in commits:
+                raise r.fail("race", "a player answers the race once")
+            commits[seat] = verb == "slap"
     state.r_commits = commits
     if len(state.r_eligible) < 2:
         raise r.fail("race", "a race needs at least two eligible players")
