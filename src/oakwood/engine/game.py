@@ -100,18 +100,22 @@ class Game(ABC, Generic[O]):
         return f"{event['kind']}: {details}" if details else str(event["kind"])
 
     def estimate_returns(self, state: State) -> list[float]:
-        """Each seat's expected share of the win from ``state``: numbers in [0, 1] that sum to 1.
+        """Each seat's expected ``returns()`` from ``state``: a number in [0, 1] per seat.
 
-        Search bots call it where they stop a playout early (random play never ends some games here). A
-        finished game gives ``returns()`` (all zero only if nobody won: then equal shares). The default reads
-        only the scores: each seat's share grows with its lead over the weakest seat. Games override it with
-        what they know about who is ahead (cards in hand, acorns carried, battles won…).
+        Search bots call it where they stop a playout early (random play never ends some games here). With
+        several seats the shares sum to 1 (someone wins, or a tie splits the win); alone (a solo game) it is
+        the chance to win. A finished game gives its ``returns()`` (equal shares if nobody won). The default
+        reads only the scores: each seat's share grows with its lead; a solo game running gives even odds.
+        Games override it with what they know about who is ahead (cards in hand, acorns carried, battles won…).
         """
+        n = state.num_players
         if state.is_terminal():
             returns = state.returns()
+            if n == 1:
+                return returns
             total = sum(returns)
-            return [r / total for r in returns] if total > 0 else [1.0 / state.num_players] * state.num_players
-        return shares_from_scores(state.scores())
+            return [r / total for r in returns] if total > 0 else [1.0 / n] * n
+        return [0.5] if n == 1 else shares_from_scores(state.scores())
 
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus (its canonical text by default)."""

@@ -57,7 +57,7 @@ def test_golden_playthrough() -> None:
     for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
         assert got == want, f"line {number} of {GOLDEN_FILE.name} differs"
     assert len(actual) == len(expected)
-    assert actual[-2].startswith("Final scores: ") and any("WINTER ends round 1" in line for line in actual)
+    assert actual[-2].startswith("Final scores: ") and any("Winter ends round 1" in line for line in actual)
 
 
 if __name__ == "__main__":

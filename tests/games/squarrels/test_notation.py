@@ -81,8 +81,8 @@ def test_pending_decisions_are_checked() -> None:
         (BASE + " round=2", "given twice"),
         (BASE.replace(" whirl=0", ""), "missing field"),
         (BASE.replace(" whirl=0", " whirl"), "expected key=value"),
-        (with_field("hands", "12/3/45"), "impossible"),  # one 5 too many: card counts no longer add up
-        (with_field("discard", "QW"), "impossible"),  # two Winters
+        (with_field("hands", "12/3/45"), "do not add up"),  # one 5 too many: card counts no longer add up
+        (with_field("discard", "QW"), "do not add up"),  # two Winters
     ],
 )
 def test_malformed_notation_is_explained(text: str, message: str) -> None:

@@ -301,7 +301,7 @@ def test_sq9_there_is_no_lead_acorn() -> None:
 )
 def test_sq10_rotten_discard_restrictions(cards: str, allowed: list[str] | None) -> None:
     if allowed is None:
-        with pytest.raises(InvalidNotationError, match="impossible"):
+        with pytest.raises(InvalidNotationError, match="do not add up"):
             position(2, f"{cards}/1", phase="storing")
         return
     state = position(2, f"{cards}/1", phase="storing")
@@ -499,7 +499,7 @@ def test_sq20_discard_pile_and_hoard_pile_are_distinct() -> None:
     assert obs["action_discard"] == {"ambush": 1} and obs["hoard_pile_size"] == 1
     assert "Hoard Pile" in GAME.describe_action(GAME.parse_action("discard 1"))
     text = GAME.render(obs)
-    assert "Hoard Pile 1" in text and "Discard: ambush×1" in text
+    assert "Hoard Pile 1" in text and "Discard: Ambush×1" in text
 
 
 def test_sq4_mandatory_whirlwind_draws_do_not_pass_to_a_hoard_or_quarrel_winner() -> None:

@@ -51,7 +51,12 @@ def test_scenario4_quarrel_with_the_rotten() -> None:
     assert state.decision == "commit"
     play(state, "P1 play 4", "P2 play rotten", "P3 play 2")
     assert hands(state) == "R22244/3/1"
-    assert last_events(state, "quarrel_won")[0] == {"kind": "quarrel_won", "seat": 0, "cards": ["2", "4", "rotten"]}
+    assert last_events(state, "quarrel_won")[0] == {
+        "kind": "quarrel_won",
+        "seat": 0,
+        "cards": ["2", "4", "rotten"],
+        "golden_to_discard": False,
+    }
     play(state, "P1 store 2")
     rejects(state, "P1 discard rotten", match="only as your last card")
     play(state, "P1 discard 4")
@@ -148,14 +153,14 @@ def test_scenario12_scoring() -> None:
     state = position(2, "G/R", deck="W", storage="1135/-", game=SINGLE)
     play(state, "P1 draw")
     assert state.scores() == [15.0, -5.0]
-    state = position(2, "1/2", deck="W", storage="5/55", totals="47,45")
+    state = position(2, "1/2", deck="W", storage="5/55", round_no=3, last="22,25", totals="47,45", dealer=2)
     play(state, "P1 draw")
     assert state.scores() == [52.0, 55.0] and state.winners() == [1]
-    state = position(2, "1/2", deck="W", storage="34/34", totals="45,45")
+    state = position(2, "1/2", deck="W", storage="34/34", round_no=3, last="22,22", totals="45,45")
     play(state, "P1 draw")
-    assert not state.is_terminal() and state.observe(None)["round"] == 2
+    assert not state.is_terminal() and state.observe(None)["round"] == 4
     shared = oakwood.load("squarrels", target_tie="shared_win")
-    state = position(2, "1/2", deck="W", storage="34/34", totals="45,45", game=shared)
+    state = position(2, "1/2", deck="W", storage="34/34", round_no=3, last="22,22", totals="45,45", game=shared)
     play(state, "P1 draw")
     assert state.winners() == [0, 1]
 

@@ -113,39 +113,41 @@ def test_sq19_first_dealer_is_random() -> None:
 
 # ---------------------------------------------------------------------------------------------- SQ-17
 def test_sq17_between_rounds_everything_resets_but_the_totals() -> None:
-    state = position(3, "2G/55/R", deck="W", storage="13/4/-", hoard="3@2", totals="3,4,5", dealer=3)
+    state = position(
+        3, "2G/55/R", deck="W", storage="13/4/-", hoard="3@2", round_no=2, last="3,4,5", totals="3,4,5", dealer=3
+    )
     play(state, "P1 draw")
     obs = state.observe(None)
-    assert obs["round"] == 2
+    assert obs["round"] == 3
     assert obs["last_round_scores"] == [9, 4, -5]
     assert obs["scores"] == [12, 8, 0]
     assert storage(state) == "-/-/-" and fields(state)["hoard"] == "-"
     assert obs["hand_sizes"] == [7, 7, 7]
     assert zone_total(state) == 120
     state.check_invariants()
-    assert last_events(state, "round_start")[-1]["round"] == 2
+    assert last_events(state, "round_start")[-1]["round"] == 3
 
 
 # ---------------------------------------------------------------------------------------------- SQ-18
 def test_sq18_reaching_the_target_ends_the_match() -> None:
-    state = position(2, "1/2", deck="W", storage="5/55", totals="47,45")
+    state = position(2, "1/2", deck="W", storage="5/55", round_no=3, last="22,25", totals="47,45", dealer=2)
     play(state, "P1 draw")
     assert state.is_terminal() and state.scores() == [52.0, 55.0] and state.winners() == [1]
-    state = position(2, "1/2", deck="W", storage="5/-", totals="45,0")
+    state = position(2, "1/2", deck="W", storage="5/-", round_no=2, last="45,0", totals="45,0", dealer=1)
     play(state, "P1 draw")
     assert state.is_terminal() and state.winners() == [0]  # exactly the target counts as reaching it
 
 
 def test_sq18_equal_totals_at_the_target_play_an_extra_round() -> None:
-    state = position(2, "1/2", deck="W", storage="34/34", totals="45,45")
+    state = position(2, "1/2", deck="W", storage="34/34", round_no=3, last="22,22", totals="45,45")
     play(state, "P1 draw")
     assert not state.is_terminal()
-    assert state.observe(None)["round"] == 2 and state.scores() == [52.0, 52.0]
+    assert state.observe(None)["round"] == 4 and state.scores() == [52.0, 52.0]
 
 
 def test_sq18_shared_win_variant() -> None:
     game = oakwood.load("squarrels", target_tie="shared_win")
-    state = position(2, "1/2", deck="W", storage="34/34", totals="45,45", game=game)
+    state = position(2, "1/2", deck="W", storage="34/34", round_no=3, last="22,22", totals="45,45", game=game)
     play(state, "P1 draw")
     assert state.is_terminal() and state.winners() == [0, 1] and state.returns() == [0.5, 0.5]
 
@@ -170,7 +172,7 @@ def test_sq19_round_winner_deals_next() -> None:
 
 
 def test_sq19_tied_round_winners_highest_total_deals() -> None:
-    state = position(3, "1/2/3", deck="W", storage="5/5/-", totals="10,20,0", dealer=3, active=1)
+    state = position(3, "1/2/3", deck="W", storage="5/5/-", round_no=2, last="10,20,0", totals="10,20,0", dealer=2)
     play(state, "P1 draw")
     assert state.observe(None)["dealer"] == 1
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import NAMES
+from .cards import NAME_TO_CARD, NAMES
 
 _PHASE_TEXT = {
     "must_draw": "must draw a card",
     "drawing": "drawing (draw while under 7, store sets, or discard to end the turn)",
     "storing": "storing (store sets, then discard one card)",
-    "quarrel": "QUARREL! everyone picks a card",
+    "quarrel": "QUARREL! everyone holding a card picks one",
     "race": "HOARD! race for the Hoard Pile",
     "over": "match over",
 }
@@ -23,12 +23,67 @@ def _p(seat: int | None) -> str:
     return "spectator" if seat is None else f"P{seat + 1}"
 
 
+def _players(seats: list[int]) -> str:
+    """``P1``, ``P1 and P3``, ``P1, P2 and P4``."""
+    names = [_p(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _cards(names: list[str]) -> str:
     return " ".join(_short(n) for n in names) or "(empty)"
 
 
+def _listed(names: list[str]) -> str:
+    """Hand cards in rank order, as hands are shown: ``Rotten, 2, 4, 4``."""
+    return ", ".join(_short(n) for n in sorted(names, key=NAME_TO_CARD.__getitem__))
+
+
+def _counted(names: list[str]) -> str:
+    """Action cards with repeats counted: ``Quarrel ×3, Hoard``."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(_short(n) if c == 1 else f"{_short(n)} ×{c}" for n, c in counts.items())
+
+
 def _short(name: str) -> str:
-    return {"rotten": "Rotten", "golden": "Golden"}.get(name, name)
+    """A card as the table shows it: ``5``, ``Rotten``, ``Golden``, ``Quarrel``."""
+    return name.capitalize()
+
+
+def _per_seat(values: list[int], signed: bool = False) -> str:
+    return ", ".join(f"P{i + 1} {v:+d}" if signed else f"P{i + 1} {v}" for i, v in enumerate(values))
+
+
+def _sets(values: list[int], with_golden: list[int]) -> str:
+    """Stored sets: ``[111] [22G]`` (a set the Golden completed shows it, SQ-8)."""
+    wild = list(with_golden)
+    shown = []
+    for value in values:
+        if value in wild:
+            wild.remove(value)
+            shown.append(f"[{value}{value}G]")
+        else:
+            shown.append(f"[{value}{value}{value}]")
+    return " ".join(shown) or "-"
+
+
+def _phase_text(view: Mapping[str, Any]) -> str:
+    phase: str = view["phase"]
+    if phase == "drawing":
+        size = view["hand_sizes"][view["active"]]
+        if view["must_draw_to_7"] and size < 7:
+            return "drawing (after the Whirlwind: must draw up to 7 cards)"
+        if size == 0:
+            return "drawing (no cards: draw, or end the turn)"
+        if size >= 7:
+            return "7 cards or more: no more drawing (store sets, or discard to end the turn)"
+    return _PHASE_TEXT.get(phase, phase)
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -40,23 +95,23 @@ def render(view: Mapping[str, Any]) -> str:
     head = f"S'Quarrels — round {view['round']}, dealer {_p(view['dealer'])}"
     head += f", playing to {target}" if target is not None else ", single round"
     lines.append(head)
+    discard = ", ".join(f"{_short(k)}×{v}" for k, v in view["action_discard"].items()) or "empty"
     lines.append(
-        f"Deck {view['deck_size']} cards · Hoard Pile {view['hoard_pile_size']} face down · "
-        f"Discard: {', '.join(f'{_short(k)}×{v}' for k, v in view['action_discard'].items()) or 'empty'}"
+        f"Deck {_count(view['deck_size'], 'card')} · Hoard Pile {view['hoard_pile_size']} face down · "
+        f"Discard: {discard}"
     )
     lines.append("")
     for s in range(n):
         marker = "▶" if s in view["to_act"] else " "
         you = " (you)" if s == seat else ""
-        stored = view["storage"][s]
-        sets = " ".join(f"[{v}{v}{v}]" for v in stored) or "-"
-        lines.append(
-            f"{marker} {_p(s)}{you:6} total {view['scores'][s]:>4} · hand {view['hand_sizes'][s]} cards · stored {sets}"
-        )
+        sets = _sets(view["storage"][s], view["storage_with_golden"][s])
+        hand = _count(view["hand_sizes"][s], "card")
+        lines.append(f"{marker} {_p(s)}{you:6} total {view['scores'][s]:>4} · hand {hand} · stored {sets}")
     lines.append("")
     if view["terminal"]:
-        winners = ", ".join(_p(s) for s in view["winners"])
-        lines.append(f"Match over — winner: {winners}. Final totals: {view['scores']}")
+        winners = view["winners"]
+        label = "winner" if len(winners) == 1 else "winners"
+        lines.append(f"Match over — {label}: {_players(winners)}. Final totals: {_per_seat(view['scores'])}")
         return "\n".join(lines)
     if seat is not None:
         lines.append(f"Your hand: {_cards(view['hand'])}")
@@ -68,18 +123,59 @@ def render(view: Mapping[str, Any]) -> str:
         pot = ", ".join(f"{_p(p['seat'])}: {_short(p['card'])}" for p in quarrel["pot"]) or "nothing yet"
         waiting = [s for s in quarrel["live"] if s not in quarrel["committed"]]
         lines.append(f"Quarrel drawn by {_p(quarrel['drawer'])}. Revealed so far: {pot}")
-        lines.append(f"Waiting for: {', '.join(_p(s) for s in waiting)}")
+        lines.append(f"Waiting for: {_players(waiting)}")
         if quarrel["your_play"]:
             lines.append(f"You played: {_short(quarrel['your_play'])} (hidden until everyone has played)")
     race = view.get("race")
     if race:
-        lines.append(
-            f"Hoard drawn by {_p(race['drawer'])}: {view['hoard_pile_size']} cards up for grabs. "
-            f"Racing: {', '.join(_p(s) for s in race['eligible'])}"
-        )
-    active = view["active"]
-    lines.append(f"{_p(active)}: {_PHASE_TEXT.get(view['phase'], view['phase'])}")
+        size = view["hoard_pile_size"]
+        stake = f"{_count(size, 'card')} up for grabs" if size else "an empty Hoard Pile, but the winner takes the turn"
+        lines.append(f"Hoard drawn by {_p(race['drawer'])}: {stake}. Racing: {_players(race['eligible'])}")
+    lines.append(f"{_p(view['active'])}: {_phase_text(view)}")
     return "\n".join(lines)
+
+
+def _describe_round_start(event: Mapping[str, Any]) -> str:
+    text = f"Round {event['round']} is dealt by {_p(event['dealer'])}."
+    aside = list(event["set_aside"])
+    to_deck = event["to_deck"]
+    if not event["winter_reshuffle"]:
+        if aside:
+            text += f" Dealt Action cards go to Discard and are replaced: {_counted(aside)}."
+        return text
+    others = list(aside)
+    for name in to_deck:
+        others.remove(name)
+    if not others:
+        shown = "Winter was" if to_deck == ["winter"] else f"the set-aside cards ({_counted(to_deck)}) were"
+        return text + f" Winter came up in the deal: {shown} shuffled back into the Deck."
+    return (
+        text + " Winter came up in the deal and was shuffled back into the Deck; "
+        f"the other set-aside cards went to Discard: {_counted(others)}."
+    )
+
+
+def _describe_reveal(event: Mapping[str, Any]) -> str:
+    plays = ", ".join(f"P{int(s) + 1} {_short(c)}" for s, c in event["plays"].items())
+    text = f"Quarrel reveal: {plays}"
+    if not event["tied"]:
+        return text + "."
+    again, out = event["again"], event["out"]
+    if again:
+        who = f"{_players(again)} plays again alone" if len(again) == 1 else f"{_players(again)} play again"
+        text += f" — a tie! {who}"
+        return text + (f"; {_players(out)} {'is' if len(out) == 1 else 'are'} out of cards." if out else ".")
+    # Nobody plays again: a tied player is out of cards, so a lone survivor wins or the Quarrel is drawn (SQ-6).
+    return text + f" — a tie, but {_players(out)} {'has' if len(out) == 1 else 'have'} no cards left."
+
+
+def _describe_quarrel_won(event: Mapping[str, Any]) -> str:
+    who = _p(event["seat"])
+    cards = event["cards"]
+    text = f"{who} wins the Quarrel and takes {_listed(cards)}" if cards else f"{who} wins the Quarrel"
+    if event["golden_to_discard"]:
+        return text + "; the played Golden Acorn goes to Discard."
+    return text + "."
 
 
 def describe_event(event: Mapping[str, Any]) -> str:
@@ -89,10 +185,7 @@ def describe_event(event: Mapping[str, Any]) -> str:
     if kind == "match_start":
         return f"A {event['players']}-player match begins; {_p(event['dealer'])} deals first."
     if kind == "round_start":
-        extra = ""
-        if event["winter_reshuffle"]:
-            extra = " Winter came up in the deal: the set-aside cards were shuffled back."
-        return f"Round {event['round']} is dealt by {_p(event['dealer'])}.{extra}"
+        return _describe_round_start(event)
     if kind == "turn":
         return f"{who}'s turn."
     if kind == "draw":
@@ -111,11 +204,12 @@ def describe_event(event: Mapping[str, Any]) -> str:
         card = f" ({_short(event['card'])})" if "card" in event else ""
         return f"{who} picked a Quarrel card{card}."
     if kind == "quarrel_reveal":
-        plays = ", ".join(f"P{int(s) + 1} {_short(c)}" for s, c in event["plays"].items())
-        return f"Quarrel reveal: {plays}" + (" — a tie! The tied players play again." if event["tied"] else ".")
+        return _describe_reveal(event)
     if kind == "quarrel_won":
-        return f"{who} wins the Quarrel and takes {', '.join(_short(c) for c in event['cards'])}."
+        return _describe_quarrel_won(event)
     if kind == "quarrel_drawn":
+        if event["returned"] == 0:
+            return "Nobody holds a card: the Quarrel is over before it starts."
         return "The Quarrel is a draw: every card goes back to its owner."
     if kind == "race_open":
         return f"{_p(event['drawer'])} drew the Hoard: race for the Hoard Pile!"
@@ -125,8 +219,10 @@ def describe_event(event: Mapping[str, Any]) -> str:
         answer = f" ({'slap' if event['slap'] else 'pass'})" if "slap" in event else ""
         return f"{who} answered the race{answer}."
     if kind == "hoard_won":
-        cards = f": {', '.join(_short(c) for c in event['cards'])}" if "cards" in event else ""
-        return f"{who} grabs the Hoard Pile ({event['count']} cards){cards}."
+        if event["count"] == 0:
+            return f"{who} wins the race for the Hoard Pile, but it is empty."
+        cards = f": {_listed(event['cards'])}" if "cards" in event else ""
+        return f"{who} grabs the Hoard Pile ({_count(event['count'], 'card')}){cards}."
     if kind == "race_declined":
         return "Nobody wanted the Hoard Pile."
     if kind == "hoard_skipped":
@@ -135,12 +231,18 @@ def describe_event(event: Mapping[str, Any]) -> str:
         card = f" ({_short(event['card'])})" if "card" in event else ""
         return f"{who} ambushes {_p(event['victim'])} and steals a card{card}."
     if kind == "whirlwind":
+        if not any(event["hand_sizes"]):
+            return "Whirlwind! But every hand is empty: there is nothing to shuffle."
         return f"Whirlwind! Every hand is shuffled together and dealt again from {who}."
     if kind == "round_end":
-        scores = ", ".join(f"P{i + 1} {s:+d}" for i, s in enumerate(event["scores"]))
-        return f"WINTER ends round {event['round']}: {scores}. Totals {event['totals']}."
+        return (
+            f"Winter ends round {event['round']}: {_per_seat(event['scores'], signed=True)}. "
+            f"Totals: {_per_seat(event['totals'])}."
+        )
     if kind == "match_end":
-        return f"The match is over: {', '.join(_p(s) for s in event['winners'])} wins with totals {event['totals']}."
+        winners = event["winners"]
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return f"The match is over: {_players(winners)} {verb}. Totals: {_per_seat(event['totals'])}."
     return f"{kind}: {dict(event)}"
 
 

@@ -269,11 +269,15 @@ class SQuarrelsState(State):
                 else:
                     aside.append(card)
         reshuffled = WINTER in aside
+        set_aside = [NAMES[c] for c in sorted(aside)]
+        to_deck: list[str] = []  # the set-aside cards shuffled back into the Deck, for the log
         if reshuffled:
             if self.opts.setup_winter_reshuffle == "all_setup_discards":  # SQ-2 (a)
                 self.deck.extend(aside)
+                to_deck = set_aside[:]
             else:  # SQ-2 (b): only Winter goes back
                 self.deck.append(WINTER)
+                to_deck = [NAMES[WINTER]]
                 for card in aside:
                     if card != WINTER:
                         self.action_discard[card] += 1
@@ -286,8 +290,9 @@ class SQuarrelsState(State):
             {
                 "round": self.round_no,
                 "dealer": self.dealer,
-                "set_aside": [NAMES[c] for c in sorted(aside)],
+                "set_aside": set_aside,
                 "winter_reshuffle": reshuffled,
+                "to_deck": to_deck,
             },
         )
         self._begin_turn(self._left(self.dealer))
@@ -380,6 +385,7 @@ class SQuarrelsState(State):
     def _start_quarrel(self, drawer: int) -> None:
         self._clear_quarrel()
         self.q_drawer = drawer
+        self.whirl_forced = False  # drawing is over (SQ-4): no duty to draw to 7 survives the Quarrel
         sizes = self.hand_sizes
         self.q_live = tuple([s for s in _CLOCKWISE[self.num_players][drawer] if sizes[s]])
         self.phase = QUARREL
@@ -412,18 +418,27 @@ class SQuarrelsState(State):
                 top = [seat]
             elif card == best:
                 top.append(seat)
-        self.emit("quarrel_reveal", {"plays": shown, "tied": len(top) > 1})
         if len(top) == 1:
+            self.emit("quarrel_reveal", {"plays": shown, "tied": False})  # "again" and "out" come with a tie
             self._quarrel_won(top[0])
             return
         mode = self.opts.quarrel_exhaustion
-        holding = tuple(s for s in top if self.hand_sizes[s] > 0)
-        if not holding or (mode == "any_out_draws" and len(holding) < len(top)):
+        sizes = self.hand_sizes
+        holding: list[int] = []  # tied players who still hold cards…
+        out: list[int] = []  # …and those who do not
+        for seat in top:
+            (holding if sizes[seat] else out).append(seat)
+        drawn = not holding or (mode == "any_out_draws" and len(out) > 0)
+        survivor_wins = not drawn and len(holding) == 1 and mode == "drop_out"  # SQ-6 (a): wins without playing
+        # The event says how the tie goes on: who plays again, and which tied players are out of cards.
+        again = [] if drawn or survivor_wins else holding
+        self.emit("quarrel_reveal", {"plays": shown, "tied": True, "again": again, "out": out})
+        if drawn:
             self._quarrel_drawn()
-        elif len(holding) == 1 and mode == "drop_out":  # SQ-6 (a): a lone survivor wins without playing
+        elif survivor_wins:
             self._quarrel_won(holding[0])
         else:
-            self.q_live = holding  # the tied players play again (a lone survivor too, under survivor_plays)
+            self.q_live = tuple(holding)  # the tied play again (a lone survivor too, under survivor_plays)
 
     def _quarrel_won(self, winner: int) -> None:
         # The Golden always wins the comparison it is played in, so if it is in the pot its player is the
@@ -440,7 +455,11 @@ class SQuarrelsState(State):
                 hand[card] += 1  # …unless it was its player's last card
                 won += 1
         self.hand_sizes[winner] += won
-        self.emit("quarrel_won", {"seat": winner, "cards": sorted([NAMES[c] for c, _ in self.q_pot])})
+        taken = sorted([NAMES[c] for c, _ in self.q_pot])  # the cards the winner takes…
+        golden_lost = won < len(self.q_pot)
+        if golden_lost:
+            taken.remove("golden")  # …which do not include a Golden lost to Discard
+        self.emit("quarrel_won", {"seat": winner, "cards": taken, "golden_to_discard": golden_lost})
         self._clear_quarrel()
         if self.opts.quarrel_winner_may_draw:  # SQ-5 variant
             self.active = winner
@@ -453,13 +472,14 @@ class SQuarrelsState(State):
         """SQ-6: every card goes back to its owner; the drawer stores and discards."""
         for card, seat in self.q_pot:
             self._give(seat, card)
-        self.emit("quarrel_drawn", {})
+        self.emit("quarrel_drawn", {"returned": len(self.q_pot)})
         drawer = self.q_drawer
         self._clear_quarrel()
         self._enter_storing(drawer)
 
     # ================================================================== HOARD (SQ-11, SQ-12, SQ-12b)
     def _start_hoard(self, drawer: int) -> None:
+        self.whirl_forced = False  # drawing is over for the drawer (SQ-4, SQ-11)
         if not self.hoard and self.opts.hoard_empty_skips:
             self.emit("hoard_skipped", {})
             self._enter_storing(drawer)
@@ -597,6 +617,7 @@ class SQuarrelsState(State):
 
     def _end_round(self) -> None:
         n = self.num_players
+        self.whirl_forced = False  # Winter ends the turn too (SQ-15)
         scores = [self.round_score(s) for s in range(n)]
         self.last_round = scores
         self.totals = [t + r for t, r in zip(self.totals, scores, strict=True)]
