@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,9 +19,9 @@ from oakwood.arena.recording import GameWriter
 from oakwood.arena.simulate import SimulationSpec, SimulationStopped, simulate
 from oakwood.arena.stats import GameRecord, mean_length, summarize
 from oakwood.engine import game_names
-from oakwood.store import StoreError
+from oakwood.store import LiveGame, StoreError
 
-from . import arena_command, values
+from . import arena_command, replay_command, values
 from .common import default_bot, find_game_class, load_game, new_seed, parse_seats
 from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
 from .files import check_writable
@@ -28,7 +29,7 @@ from .flags import DbOpt, GameArg, OptionOpt, PlayersOpt, WorkersOpt
 from .group import OakwoodGroup
 from .messages import shorten
 from .play import PlaySession, SeatPlan
-from .storing import open_database, progress_bar
+from .storing import PlayRecorder, open_database, progress_bar
 from .tables import options_view, summary_table
 from .terminal import Terminal
 
@@ -42,6 +43,7 @@ app = typer.Typer(
 )
 
 app.command("arena")(arena_command.arena)
+app.command("replay")(replay_command.replay)
 
 
 def console() -> Console:
@@ -111,8 +113,10 @@ def play(
             help="Seconds a race stays open (default: the game's option, else 5; at most 600).", metavar="SECONDS"
         ),
     ] = None,
+    db: DbOpt = None,
 ) -> None:
-    """Play a game in the terminal against bots, or hot-seat with several humans."""
+    """Play a game in the terminal against bots, or hot-seat with several humans (the game is stored as it is
+    played)."""
     out = console()
     with friendly_errors():
         count = None if players is None else values.whole_number("--players", players)
@@ -136,9 +140,20 @@ def play(
             for i, name in enumerate(names)
         ]
         state = loaded.new_state(len(names), deal_seed)
-    out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-    session = PlaySession(loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window)
-    code = session.run()
+        store = open_database(db)
+    with contextlib.closing(store):
+        with friendly_errors():
+            try:
+                live = LiveGame.start(store, state, names)
+            except StoreError as exc:
+                raise CliInputError(str(exc)) from None
+        out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
+        out.print(Text(f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})", style="dim"))
+        recorder = PlayRecorder(live, out)
+        session = PlaySession(
+            loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window, on_change=recorder
+        )
+        code = session.run()
     if code:
         raise typer.Exit(code)
 

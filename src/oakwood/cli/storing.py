@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
 
-from oakwood.store import Store, StoreError, open_store
+from oakwood.engine import State
+from oakwood.store import LiveGame, Store, StoreError, open_store
 
 from .errors import CliInputError
 
@@ -31,3 +33,22 @@ def progress_bar(console: Console) -> Progress:
         console=console,
         transient=True,
     )
+
+
+class PlayRecorder:
+    """Saves a game of ``play`` after every move. If the database fails mid-game the game goes on, unsaved,
+    after one line saying so: a game in progress matters more than its record."""
+
+    def __init__(self, live: LiveGame, console: Console) -> None:
+        self.live = live
+        self.console = console
+        self.failed = False
+
+    def __call__(self, state: State) -> None:
+        if self.failed:
+            return
+        try:
+            self.live.sync(state)
+        except StoreError as exc:
+            self.failed = True
+            self.console.print(Text(f"⚠ This game is no longer being stored: {exc}", style="yellow"))
