@@ -72,9 +72,9 @@ def arena(
         )
         where = _backend_choice(backend, scheduler, workers)
         resume_id = None if resume is None else values.whole_number("--resume", resume, minimum=1)
-        requested = _requested(game, agents, count, total, base_seed, option or [])
-        if resume_id is None and requested is None:
+        if resume_id is None and game is None:
             raise CliInputError("name a game and its agents (oakwood arena GAME --agents a,b), or --resume ID")
+        requested = _requested(game, agents, count, total, base_seed, option or [])
         store = open_database(db)
     with contextlib.closing(store):
         with friendly_errors():
@@ -196,7 +196,8 @@ def _run(out: Console, store: Store, tournament: Tournament, runner: Backend) ->
                 f"{', '.join(settings.agents)}, {settings.games} games, seed {settings.seed}"
                 + (f" — {done} already played, {len(missing)} to go" if done else ""),
                 style="dim",
-            )
+            ),
+            soft_wrap=True,
         )
         if missing:
             with progress_bar(out) as progress:
@@ -223,7 +224,7 @@ def _run(out: Console, store: Store, tournament: Tournament, runner: Backend) ->
     again = f"run the same command again, or oakwood arena --resume {tournament.id}, to play the rest"
     if stopped.interrupted:
         stored = f"{result.finished} of {settings.games} games are stored"
-        out.print(Text(f"Interrupted: {stored}; {again}.", style="yellow"))
+        out.print(Text(f"Interrupted: {stored}; {again}.", style="yellow"), soft_wrap=True)
         return EXIT_INTERRUPTED
     print_error(f"{stopped.reason}; {result.finished} of {settings.games} games are stored ({again})")
     return EXIT_FAILURE

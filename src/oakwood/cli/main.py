@@ -148,7 +148,8 @@ def play(
             except StoreError as exc:
                 raise CliInputError(str(exc)) from None
         out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-        out.print(Text(f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})", style="dim"))
+        stored = f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})"
+        out.print(Text(stored, style="dim"), soft_wrap=True)
         recorder = PlayRecorder(live, out)
         session = PlaySession(
             loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window, on_change=recorder
@@ -265,7 +266,7 @@ def simulate_cmd(
     caption = f"average length {mean_length(records):.1f} actions · ties count as shared wins"
     out.print(summary_table(title, caption, summary, per_agent=rotate))
     if writer is not None:
-        out.print(Text(f"{writer.written} games stored in {writer.store.url}", style="dim"))
+        out.print(Text(f"{writer.written} games stored in {writer.store.url}", style="dim"), soft_wrap=True)
     if json_path is not None:
         _write_json(out, json_path, loaded, spec, names, labels, summary, records, partial=stopped is not None)
     if stopped is not None:

@@ -21,6 +21,7 @@ from oakwood.engine import Game, OakwoodError, State
 from oakwood.store import StoredGame
 
 from . import screens
+from .errors import EXIT_INTERRUPTED
 from .terminal import QuitGame, Terminal
 
 #: A clone of the state is kept every this many steps, so going back is a short replay from the nearest one.
@@ -132,7 +133,14 @@ class ReplayViewer:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
-        """Show step 0 and follow commands until ``q`` or the end of input; the exit code."""
+        """Show step 0 and follow commands until ``q`` or the end of input; the exit code (130 on Ctrl-C)."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.console.print()
+            return EXIT_INTERRUPTED
+
+    def _loop(self) -> int:
         self.show()
         while True:
             try:

@@ -83,12 +83,15 @@ def summary_table(title: str, caption: str, rows: Sequence[EntrySummary], *, per
 
 def tournament_table(title: str, caption: str, standings: Sequence[Standing]) -> Table:
     """The arena's final table: per agent, games, win share with its 95% interval, average score, rating."""
-    table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
+    # No vertical rules: seven columns then fit in 80 characters without folding a header.
+    table = Table(
+        title=title, caption=caption, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_style="bold"
+    )
     table.add_column("Agent", style="bold cyan", no_wrap=True)
     table.add_column("Games", justify="right")
-    table.add_column("Win share", justify="right")
+    table.add_column("Win share", justify="right", no_wrap=True)
     table.add_column("95% CI", justify="right", no_wrap=True)
-    table.add_column("Avg score", justify="right")
+    table.add_column("Avg score", justify="right", no_wrap=True)
     table.add_column("Rating μ ± σ", justify="right", no_wrap=True)
     table.add_column("Ordinal", justify="right")
     for standing in standings:
