@@ -141,3 +141,16 @@ def test_ratings_are_replaced_and_read_best_first(store_url: str) -> None:
         assert [r.agent for r in store.ratings(tournament.id)] == ["b", "a"]
         store.save_ratings(tournament.id, [Rating("a", 26.0, 4.0, 14.0, 8)])
         assert store.ratings(tournament.id) == [Rating("a", 26.0, 4.0, 14.0, 8)]
+
+
+def test_the_fast_json_of_a_batch_reads_back_as_json() -> None:
+    import json
+    import math
+
+    from oakwood.store.repository import _json_list
+
+    for value in [(), (0,), (1.0, 0.5, 1 / 3), ((0, 1),), ((0, 1), (2, 27)), [3, -4], (float("inf"), 1.0)]:
+        decoded = json.loads(_json_list(value) or "null")
+        expected = [list(v) if isinstance(v, tuple) else v for v in value]
+        assert decoded == expected or (math.isinf(decoded[0]) and decoded[1:] == expected[1:])
+    assert _json_list(None) is None
