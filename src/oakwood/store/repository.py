@@ -396,8 +396,9 @@ class Store:
 def _insert_many_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
     """Insert game rows through the driver's own ``executemany``; their ids, in order.
 
-    SQLAlchemy's generic path costs about 60 µs a game here (it processes every parameter of every row in
-    Python, and sorted RETURNING makes SQLite insert row by row), a fifth of a short game's simulation. Here
+    SQLAlchemy's generic path cost about 90 µs a game here (it processes every parameter of every row in
+    Python, and sorted RETURNING makes SQLite insert row by row), against about 1.2 ms to play a Barrell
+    game: the parent, which shares the cores with the workers, would have spent most of the 10 % budget. Here
     the JSON lists are written by :func:`_json_list`, values shared by the whole batch (the options, the
     time) are converted once, and the rest by the columns' own bind processors, so every value is stored as
     SQLAlchemy would store it. The ids need no RETURNING: inside this write transaction nobody else inserts,
