@@ -4,7 +4,8 @@ Each repeat runs the same simulation twice — once keeping nothing (``--no-stor
 action history and writing the games to a fresh SQLite file in batches from the parent process, exactly as
 ``oakwood simulate`` does — in alternating order (plain first in odd repeats, stored first in even ones), so
 the two runs of a pair are seconds apart and the VM's drift cancels in their ratio. It reports, per case, the
-median of the per-pair ratios (the cost of storing, as a share of the simulation's rate) and the median rates.
+median of the per-pair ratios of wall time (the cost of storing, as a share of the simulation's rate) and of
+CPU time (this process and its workers: steadier on a VM whose wall clock drifts), and the median rates.
 
     python benchmarks/store_cost.py                                # the default cases, 2 workers, 7 repeats
     python benchmarks/store_cost.py --cases barrell --repeats 9 --workers 1
@@ -13,6 +14,7 @@ median of the per-pair ratios (the cost of storing, as a share of the simulation
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import tempfile
@@ -38,6 +40,20 @@ CASES: dict[str, tuple[str, tuple[str, ...], dict[str, Any], int]] = {
 }
 
 
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and its finished workers (user + system)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pool's workers are joined when it closes
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def timed(case: str, games: int, workers: int, store_in: Path | None, seed: int = 0) -> tuple[float, float]:
+    """Wall and CPU seconds of :func:`run`."""
+    cpu = cpu_seconds()
+    wall = run(case, games, workers, store_in, seed)
+    return wall, cpu_seconds() - cpu
+
+
 def run(case: str, games: int, workers: int, store_in: Path | None, seed: int = 0) -> float:
     """One simulation of ``games`` games of ``case``; its wall time in seconds. With ``store_in`` (a
     directory) every game is stored in a new SQLite file there, as ``oakwood simulate`` stores them."""
@@ -61,20 +77,23 @@ def run(case: str, games: int, workers: int, store_in: Path | None, seed: int = 
 def measure(case: str, games: int, workers: int, repeats: int) -> dict[str, float]:
     """Alternating pairs of runs; the medians of the cost ratio and of the two rates (games/s)."""
     ratios: list[float] = []
+    cpu_ratios: list[float] = []
     plain_rates: list[float] = []
     stored_rates: list[float] = []
     with tempfile.TemporaryDirectory(prefix="oakwood-store-cost") as tmp:
         run(case, min(games, 20), workers, Path(tmp))  # warm-up: imports, the first database, the pool
         for repeat in range(repeats):
             order = (False, True) if repeat % 2 == 0 else (True, False)
-            times = {stored: run(case, games, workers, Path(tmp) if stored else None, repeat) for stored in order}
-            ratios.append(times[True] / times[False])
-            plain_rates.append(games / times[False])
-            stored_rates.append(games / times[True])
+            times = {stored: timed(case, games, workers, Path(tmp) if stored else None, repeat) for stored in order}
+            ratios.append(times[True][0] / times[False][0])
+            cpu_ratios.append(times[True][1] / times[False][1])
+            plain_rates.append(games / times[False][0])
+            stored_rates.append(games / times[True][0])
     return {
         "cost": statistics.median(ratios) - 1.0,
         "cost_min": min(ratios) - 1.0,
         "cost_max": max(ratios) - 1.0,
+        "cpu_cost": statistics.median(cpu_ratios) - 1.0,
         "plain": statistics.median(plain_rates),
         "stored": statistics.median(stored_rates),
     }
@@ -87,14 +106,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="pairs of runs per case (default 7)")
     parser.add_argument("--games", type=int, default=None, help="games per run (default: per case)")
     args = parser.parse_args()
-    print(f"{'case':<12} {'games':>6} {'plain games/s':>14} {'stored games/s':>15} {'cost (median, min–max)':>24}")
+    print(
+        f"{'case':<12} {'games':>6} {'plain games/s':>14} {'stored games/s':>15} {'wall cost (median, min–max)':>29}"
+        f" {'CPU cost':>9}"
+    )
     for case in args.cases.split(","):
         games = args.games or CASES[case][3]
         result = measure(case, games, args.workers, args.repeats)
         spread = f"{100 * result['cost_min']:+.1f}…{100 * result['cost_max']:+.1f}%"
         print(
             f"{case:<12} {games:>6} {result['plain']:>14,.0f} {result['stored']:>15,.0f}"
-            f" {100 * result['cost']:>+8.1f}%  ({spread})"
+            f" {100 * result['cost']:>+8.1f}%  ({spread}) {100 * result['cpu_cost']:>+8.1f}%"
         )
 
 

@@ -3,6 +3,8 @@ it through the same writer ``simulate`` and ``arena`` use, and the store gives i
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from oakwood.arena.recording import GameWriter
@@ -31,7 +33,7 @@ def test_a_stored_game_replays_to_the_same_result(
     assert len(stored) == 3
     for record, saved in zip(records, stored, strict=True):
         assert saved.seed == record.seed and saved.agents == [lineup[e] for e in record.seating]
-        assert saved.actions == list(record.actions) and saved.steps == record.steps
+        assert saved.actions == [tuple(pair) for pair in json.loads(record.actions)] and saved.steps == record.steps
         state = saved.replay().play()
         assert state.is_terminal()
         assert state.scores() == list(record.scores) == saved.scores

@@ -64,6 +64,14 @@ def test_a_batch_of_games_reads_back_exactly(store_url: str) -> None:
     assert (replay.game, replay.players, replay.seed, replay.actions) == ("squarrels", 3, big_seed, second.actions)
 
 
+def test_a_history_given_as_json_text_is_stored_as_the_same_pairs(store_url: str) -> None:
+    with open_store(store_url) as store:
+        (game_id,) = store.record_games([new_game(actions="[[0, 1], [1, 2], [2, 27]]", steps=3)])
+        assert store.get_game(game_id).actions == [(0, 1), (1, 2), (2, 27)]
+        with pytest.raises(ValueError, match="needs its number of steps"):
+            store.record_games([new_game(actions="[[0, 1]]")])
+
+
 def test_listing_games_newest_first_with_filters(store_url: str) -> None:
     with open_store(store_url) as store:
         a, b = store.record_games([new_game(), new_game(game="barrell", players=2, agents=["random", "random"])])

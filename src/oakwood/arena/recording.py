@@ -75,6 +75,7 @@ class GameWriter:
             players=spec.seats,
             seed=record.seed,
             actions=record.actions,
+            steps=record.steps,
             scores=record.scores,
             returns=record.returns,
             winners=record.winners,

@@ -76,10 +76,14 @@ def run_game(spec: SimulationSpec, index: int) -> GameRecord:
         make_agent(game, spec.lineup[entry], seed=derive_seed(seed, seat + 1)) for seat, entry in enumerate(seating)
     ]
     result = play_match(game, agents, seed, record_events=False)  # bots never read the log
-    actions: tuple[tuple[int, int], ...] = ()
+    actions = ""
     if spec.keep_actions:
         index_of = game.codec.index  # encode without its checks: every action here was applied, so is the game's
-        actions = tuple((seat, index_of[action]) for seat, action in result.state.history)
+        # As JSON text, written here in the worker: pickling hundreds of small tuples back to the parent cost it
+        # more than writing them to the database (str of a list of int pairs is C-level and valid JSON once the
+        # parentheses are brackets).
+        pairs = [(seat, index_of[action]) for seat, action in result.state.history]
+        actions = str(pairs).replace("(", "[").replace(")", "]")
     return GameRecord(
         index=index,
         seed=seed,

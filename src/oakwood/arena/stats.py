@@ -50,7 +50,8 @@ def derive_seed(base: int, index: int) -> int:
 @dataclass(frozen=True)
 class GameRecord:
     """The outcome of one simulated game. ``seating[seat]`` is the lineup entry that played that seat;
-    ``actions`` the history as ``(seat, codec index)`` pairs when the simulation kept it (for the store)."""
+    ``actions`` the history as JSON text, ``[[seat, codec index], …]``, when the simulation kept it (for the
+    store; empty otherwise)."""
 
     index: int
     seed: int
@@ -59,7 +60,7 @@ class GameRecord:
     returns: tuple[float, ...]
     winners: tuple[int, ...]
     steps: int
-    actions: tuple[tuple[int, int], ...] = ()
+    actions: str = ""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready form, for ``--json`` files (the outcome; the history lives in the store)."""

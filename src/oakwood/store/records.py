@@ -21,7 +21,9 @@ class NewGame:
     options: dict[str, Any]
     players: int
     seed: int
-    actions: Sequence[tuple[int, int]]  # [(seat, codec index), …] as ``state.replay()`` holds them
+    # [(seat, codec index), …] as ``state.replay()`` holds them, or the same already written as JSON text
+    # (simulation workers send that: cheaper than pickling the pairs to the parent); then ``steps`` is needed
+    actions: Sequence[tuple[int, int]] | str
     scores: Sequence[float]
     returns: Sequence[float]
     winners: Sequence[int]
@@ -30,6 +32,15 @@ class NewGame:
     start: str | None = None
     tournament_id: int | None = None
     game_index: int | None = None
+    steps: int | None = None  # default: the number of actions
+
+    def action_count(self) -> int:
+        """How many actions the game took."""
+        if self.steps is not None:
+            return self.steps
+        if isinstance(self.actions, str):
+            raise ValueError("a history given as JSON text needs its number of steps")
+        return len(self.actions)
 
 
 @dataclass(frozen=True)

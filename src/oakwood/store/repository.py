@@ -113,7 +113,7 @@ class Store:
                 "seed": g.seed,
                 "start": g.start,
                 "actions": g.actions,
-                "steps": len(g.actions),
+                "steps": g.action_count(),
                 "status": FINISHED,
                 "source": _source(g.source),
                 "scores": g.scores,
@@ -130,6 +130,9 @@ class Store:
             if connection.dialect.name == "sqlite":
                 ids = _insert_many_sqlite(connection, rows)
             else:
+                for row in rows:  # SQLAlchemy writes the JSON itself
+                    if isinstance(row["actions"], str):
+                        row["actions"] = json.loads(row["actions"])
                 result = connection.execute(insert(GAMES).returning(GAMES.c.id, sort_by_parameter_order=True), rows)
                 ids = [row[0] for row in result]
             seats = [
@@ -435,11 +438,12 @@ _JSON_LISTS = frozenset({"actions", "scores", "returns", "winners"})
 
 
 def _json_list(value: Any) -> str | None:
-    """A list of numbers, or of pairs of integers, as JSON text: C-level ``str`` of the list with tuples
+    """A list of numbers, or of pairs of integers, as JSON text (text is taken as already JSON): C-level
+    ``str`` of the list with tuples
     turned into arrays, several times faster than ``json.dumps`` on the short lists of a game. Anything
     else (a non-finite number, another kind of value) goes through ``json.dumps``."""
-    if value is None:
-        return None
+    if value is None or isinstance(value, str):  # None, or already JSON text (a history from a worker)
+        return value
     text = str(list(value)).replace("(", "[").replace(")", "]")
     if "n" in text or "'" in text or '"' in text:  # inf, nan, text: not plain JSON numbers
         return json.dumps(list(value))
