@@ -16,8 +16,9 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(RUN_STAMP)
 
+# The checks also need the dask backend and the PostgreSQL driver (both optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,distributed,postgres]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
 ## Install what playing needs, then play S'Quarrels in the terminal against bots.
@@ -25,6 +26,8 @@ run: $(RUN_STAMP)
 	$(BIN)/oakwood play squarrels --players 4 --seats human,heuristic,heuristic,random
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
+## The store tests also run against PostgreSQL: OAKWOOD_TEST_POSTGRES_URL, else a throwaway server of
+## their own from Debian's binaries (apt-get install -y postgresql); .ci/run starts one itself.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy

@@ -60,3 +60,10 @@ def test_view_cost_child_plays_the_simulation_it_measures(capsys: pytest.Capture
     view_cost = load("view_cost")
     view_cost.child(str(BENCHMARKS.parent / "src"), "squarrels", "random", 1, 2)
     assert int(capsys.readouterr().out.strip()) > 0
+
+
+def test_store_cost_stores_the_games_it_measures(tmp_path: Path) -> None:
+    store_cost = load("store_cost")
+    assert store_cost.run("barrell", 3, 1, tmp_path) > 0  # asserts inside that the 3 games were stored
+    assert store_cost.run("barrell", 3, 1, None) > 0
+    assert len(list(tmp_path.glob("barrell-*.db"))) == 1

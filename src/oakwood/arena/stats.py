@@ -49,7 +49,9 @@ def derive_seed(base: int, index: int) -> int:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The outcome of one simulated game. ``seating[seat]`` is the lineup entry that played that seat."""
+    """The outcome of one simulated game. ``seating[seat]`` is the lineup entry that played that seat;
+    ``actions`` the history as JSON text, ``[[seat, codec index], …]``, when the simulation kept it (for the
+    store; empty otherwise)."""
 
     index: int
     seed: int
@@ -58,9 +60,10 @@ class GameRecord:
     returns: tuple[float, ...]
     winners: tuple[int, ...]
     steps: int
+    actions: str = ""
 
     def to_json(self) -> dict[str, object]:
-        """JSON-ready form, for ``--json`` files."""
+        """JSON-ready form, for ``--json`` files (the outcome; the history lives in the store)."""
         return {
             "index": self.index,
             "seed": self.seed,
@@ -97,18 +100,30 @@ class EntrySummary:
 
 
 def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> list[EntrySummary]:
-    """One summary per lineup entry: win share (ties fractional) with its 95% Wilson interval, mean score."""
+    """One summary per lineup entry: win share (ties fractional) with its 95% Wilson interval, mean score.
+
+    An entry that holds several seats of one game (a short lineup cycled round a bigger table) plays that
+    game once: its share of the win is the sum over its seats, and its score the mean over every seat it
+    played. An entry sitting a game out does not count it.
+    """
     out = []
     for entry, label in enumerate(labels):
         wins = 0.0
         score = 0.0
         games = 0
+        seats_played = 0
         for record in records:
+            share = 0.0
+            present = False
             for seat, who in enumerate(record.seating):
                 if who == entry:
-                    wins += record.returns[seat]
+                    share += record.returns[seat]
                     score += record.scores[seat]
-                    games += 1
+                    seats_played += 1
+                    present = True
+            if present:
+                wins += share
+                games += 1
         low, high = wilson_interval(min(wins, games), games)
         out.append(
             EntrySummary(
@@ -118,7 +133,7 @@ def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> list[Entr
                 win_rate=wins / games if games else 0.0,
                 ci_low=low,
                 ci_high=high,
-                mean_score=score / games if games else 0.0,
+                mean_score=score / seats_played if seats_played else 0.0,
             )
         )
     return out

@@ -89,3 +89,37 @@ def parse_seats(
 def new_seed() -> int:
     """A fresh random seed (printed, so the game can be replayed)."""
     return int.from_bytes(os.urandom(4), "big")
+
+
+def parse_agents(game: Game[Any], text: str) -> list[str]:
+    """The ``--agents`` list of an arena: bots of ``game``, each named once."""
+    known = agent_names(game)
+    names = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if not names:
+        raise CliInputError(f"--agents {quote(text)} names no agent; choose from {', '.join(known)}")
+    for name in names:
+        if name not in known:
+            raise CliInputError(f"unknown agent {quote(name)} in --agents; choose from {', '.join(known)}")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise CliInputError(
+            f"--agents names {', '.join(repeated)} more than once; each agent is listed once (seats are filled "
+            "by cycling the list)"
+        )
+    return names
+
+
+def arena_players(game: Game[Any], players: int | None, agents: Sequence[str]) -> int:
+    """The table size of an arena: ``--players``, else one seat per agent (when the game takes that many)."""
+    takes = f"{game.title} takes {game.min_players}–{game.max_players} players"
+    if players is not None:
+        if not game.min_players <= players <= game.max_players:
+            raise CliInputError(f"--players {players}: {takes}")
+        count = players
+    elif game.min_players <= len(agents) <= game.max_players:
+        count = len(agents)
+    else:
+        raise CliInputError(f"--agents names {len(agents)} agents but {takes}: say how many with --players")
+    if count > 1 and len(agents) < 2:
+        raise CliInputError("an arena compares agents: name at least two in --agents (simulate plays one alone)")
+    return count

@@ -1,7 +1,8 @@
-"""The ``oakwood`` command line: ``play``, ``simulate``, ``rules`` and ``games``."""
+"""The ``oakwood`` command line: ``play``, ``simulate``, ``arena``, ``replay``, ``rules`` and ``games``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -10,22 +11,25 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from oakwood.agents import make_agent
+from oakwood.arena.recording import GameWriter
 from oakwood.arena.simulate import SimulationSpec, SimulationStopped, simulate
 from oakwood.arena.stats import GameRecord, mean_length, summarize
 from oakwood.engine import game_names
+from oakwood.store import LiveGame, StoreError
 
-from . import values
+from . import arena_command, replay_command, values
 from .common import default_bot, find_game_class, load_game, new_seed, parse_seats
 from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
 from .files import check_writable
+from .flags import DbOpt, GameArg, OptionOpt, PlayersOpt, WorkersOpt
 from .group import OakwoodGroup
 from .messages import shorten
 from .play import PlaySession, SeatPlan
+from .storing import PlayRecorder, open_database, progress_bar
 from .tables import options_view, summary_table
 from .terminal import Terminal
 
@@ -38,14 +42,8 @@ app = typer.Typer(
     cls=OakwoodGroup,
 )
 
-GameArg = Annotated[str, typer.Argument(help="Game name (see `oakwood games`).", show_default=False)]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option", "-o", help="A game option as key=value, or key=@FILE to read the value from a file (repeatable)."
-    ),
-]
-PlayersOpt = Annotated[str | None, typer.Option("--players", "-n", help="Number of seats.", metavar="N")]
+app.command("arena")(arena_command.arena)
+app.command("replay")(replay_command.replay)
 
 
 def console() -> Console:
@@ -115,8 +113,10 @@ def play(
             help="Seconds a race stays open (default: the game's option, else 5; at most 600).", metavar="SECONDS"
         ),
     ] = None,
+    db: DbOpt = None,
 ) -> None:
-    """Play a game in the terminal against bots, or hot-seat with several humans."""
+    """Play a game in the terminal against bots, or hot-seat with several humans (the game is stored as it is
+    played)."""
     out = console()
     with friendly_errors():
         count = None if players is None else values.whole_number("--players", players)
@@ -140,9 +140,21 @@ def play(
             for i, name in enumerate(names)
         ]
         state = loaded.new_state(len(names), deal_seed)
-    out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-    session = PlaySession(loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window)
-    code = session.run()
+        store = open_database(db)
+    with contextlib.closing(store):
+        with friendly_errors():
+            try:
+                live = LiveGame.start(store, state, names)
+            except StoreError as exc:
+                raise CliInputError(str(exc)) from None
+        out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
+        stored = f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})"
+        out.print(Text(stored, style="dim"), soft_wrap=True)
+        recorder = PlayRecorder(live, out)
+        session = PlaySession(
+            loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window, on_change=recorder
+        )
+        code = session.run()
     if code:
         raise typer.Exit(code)
 
@@ -183,17 +195,18 @@ def simulate_cmd(
     seats: Annotated[str | None, typer.Option("--seats", "-s", help="Comma-separated bot names, one per seat.")] = None,
     players: PlayersOpt = None,
     seed: Annotated[str, typer.Option(help="Base seed; game i uses a seed derived from it and i.", metavar="S")] = "0",
-    workers: Annotated[
-        str | None,
-        typer.Option("--workers", "-w", help="Processes (default: every core; at most 4 per core).", metavar="N"),
-    ] = None,
+    workers: WorkersOpt = None,
     option: OptionOpt = None,
     rotate: Annotated[
         bool, typer.Option("--rotate/--no-rotate", help="Rotate the lineup one seat per game (stats per agent).")
     ] = False,
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the raw results to this file.")] = None,
+    db: DbOpt = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games in the database.")] = False,
 ) -> None:
-    """Run many bot-only games in parallel and report win rates (95% Wilson interval), scores and lengths."""
+    """Run many bot-only games in parallel and report win rates (95% Wilson interval), scores and lengths.
+
+    Every game is stored (in batches) unless --no-store is given."""
     out = console()
     with friendly_errors():
         total = values.whole_number("--games", games_, minimum=1, maximum=values.MAX_GAMES)
@@ -210,6 +223,9 @@ def simulate_cmd(
         names = parse_seats(loaded, seats, count, default_first=default_bot(loaded), allow_human=False)
         for name in set(names):
             make_agent(loaded, name)  # a bot that fails to build should fail here, not in every worker
+        if no_store and db is not None:
+            raise CliInputError("--no-store and --db contradict each other: choose one")
+        store = None if no_store else open_database(db)
     spec = SimulationSpec(
         game=loaded.name,
         lineup=tuple(names),
@@ -217,28 +233,40 @@ def simulate_cmd(
         seed=base_seed,
         rotate=rotate,
         options=loaded.options.to_dict(),
+        keep_actions=store is not None,
     )
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
+    writer = None if store is None else GameWriter(store, spec, source="simulate")
     stopped: SimulationStopped | None = None
     try:
-        with Progress(*columns, console=out, transient=True) as progress:
+        with progress_bar(out) as progress:
             task = progress.add_task(f"{loaded.title}", total=total)
-            records = simulate(spec, processes, on_progress=lambda n: progress.advance(task, n))
+            records = simulate(
+                spec,
+                processes,
+                on_progress=lambda n: progress.advance(task, n),
+                on_batch=None if writer is None else writer.add,
+            )
+        if writer is not None:
+            _flush_or_exit(writer)
     except SimulationStopped as stop:
         stopped = stop
         records = stop.records
+        if writer is not None:
+            _flush_or_exit(writer)
+    except StoreError as exc:
+        print_error(f"{exc}; the games finished before it are stored")
+        raise typer.Exit(EXIT_FAILURE) from None
+    finally:
+        if store is not None:
+            store.close()
     labels = _labels(names, rotate)
     summary = summarize(records, labels)
     played = f"{total} games" if stopped is None else f"{len(records)} of {total} games (partial)"
     title = f"{loaded.title}: {played}, seed {base_seed}" + (", seats rotating" if rotate else "")
     caption = f"average length {mean_length(records):.1f} actions · ties count as shared wins"
     out.print(summary_table(title, caption, summary, per_agent=rotate))
+    if writer is not None:
+        out.print(Text(f"{writer.written} games stored in {writer.store.url}", style="dim"), soft_wrap=True)
     if json_path is not None:
         _write_json(out, json_path, loaded, spec, names, labels, summary, records, partial=stopped is not None)
     if stopped is not None:
@@ -247,6 +275,18 @@ def simulate_cmd(
             raise typer.Exit(EXIT_INTERRUPTED)
         print_error(f"{stopped.reason}; the table above is partial ({len(records)} of {total} games)")
         raise typer.Exit(EXIT_FAILURE)
+
+
+def _flush_or_exit(writer: GameWriter) -> None:
+    """Store the finished games still in the buffer (exit 1 if the store fails). A Ctrl-C meanwhile waits
+    for the batch to land and then changes nothing: the games are stored, and the run is over anyway."""
+    try:
+        writer.flush()
+    except KeyboardInterrupt:
+        pass
+    except StoreError as exc:
+        print_error(f"{exc}; the games finished before it are stored")
+        raise typer.Exit(EXIT_FAILURE) from None
 
 
 def _write_json(

@@ -9,7 +9,7 @@ reaction delays.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +62,7 @@ class PlaySession:
         seed: int,
         delay: float = 0.6,
         race_window: float = 5.0,
+        on_change: Callable[[State], None] | None = None,
     ) -> None:
         if len(seats) != state.num_players:
             raise ValueError(f"{len(seats)} seats for a {state.num_players}-player game")
@@ -86,6 +87,8 @@ class PlaySession:
         self.notice: Text | None = None  # a message for the next screen (it would be cleared otherwise)
         self.tie_rng = Rng(seed ^ 0x5EED)
         self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
+        #: told after every move and every undo (the store saves the game as it is played)
+        self.on_change = on_change
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -140,6 +143,8 @@ class PlaySession:
             self.undo.apply(self.state, seat, action)
         else:
             self.state.apply(seat, action)
+        if self.on_change is not None:
+            self.on_change(self.state)
 
     # ------------------------------------------------------------------ output
     def clear(self) -> None:
@@ -299,6 +304,8 @@ class PlaySession:
             self.error(f"cannot undo: {reason}")
             return False
         self.state = self.undo.undo(self.state)
+        if self.on_change is not None:
+            self.on_change(self.state)
         count = len(self.state.events)
         self.announced = min(self.announced, count)
         if self.seen_before and self.seen_before[-1][0] == seat:

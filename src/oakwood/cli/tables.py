@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from oakwood.arena.stats import EntrySummary
+from oakwood.arena.tournament import Standing
 from oakwood.engine import Options
 from oakwood.engine.options import OptionInfo
 
@@ -76,5 +77,32 @@ def summary_table(title: str, caption: str, rows: Sequence[EntrySummary], *, per
             f"{100 * row.win_rate:.1f}%",
             f"{100 * row.ci_low:.1f}–{100 * row.ci_high:.1f}%",
             f"{row.mean_score:.2f}",
+        )
+    return table
+
+
+def tournament_table(title: str, caption: str, standings: Sequence[Standing]) -> Table:
+    """The arena's final table: per agent, games, win share with its 95% interval, average score, rating."""
+    # No vertical rules: seven columns then fit in 80 characters without folding a header.
+    table = Table(
+        title=title, caption=caption, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_style="bold"
+    )
+    table.add_column("Agent", style="bold cyan", no_wrap=True)
+    table.add_column("Games", justify="right")
+    table.add_column("Win share", justify="right", no_wrap=True)
+    table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("Avg score", justify="right", no_wrap=True)
+    table.add_column("Rating μ ± σ", justify="right", no_wrap=True)
+    table.add_column("Ordinal", justify="right")
+    for standing in standings:
+        row, rating = standing.summary, standing.rating
+        table.add_row(
+            row.label,
+            str(row.games),
+            f"{100 * row.win_rate:.1f}%",
+            f"{100 * row.ci_low:.1f}–{100 * row.ci_high:.1f}%",
+            f"{row.mean_score:.2f}",
+            f"{rating.mu:.2f} ± {rating.sigma:.2f}",
+            f"{rating.ordinal:.2f}",
         )
     return table

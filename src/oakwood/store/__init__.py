@@ -1,0 +1,31 @@
+"""The database of every game played: SQLAlchemy models, Alembic migrations and a small repository.
+
+``open_store(url)`` opens (and migrates) SQLite by default, any SQLAlchemy URL by ``--db`` / ``OAKWOOD_DB``.
+Games go in as :class:`NewGame` (finished, in batches) or through :class:`LiveGame` (as they are played) and
+come out as :class:`StoredGame`, whose ``replay()`` rebuilds them.
+"""
+
+from __future__ import annotations
+
+from .database import ENV_VARIABLE, default_url, resolve_url
+from .errors import StoreError
+from .live import LiveGame
+from .records import GameListing, NewGame, Rating, StoredGame, Tournament, TournamentGame, TournamentSettings
+from .repository import Store, open_store
+
+__all__ = [
+    "ENV_VARIABLE",
+    "GameListing",
+    "LiveGame",
+    "NewGame",
+    "Rating",
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "Tournament",
+    "TournamentGame",
+    "TournamentSettings",
+    "default_url",
+    "open_store",
+    "resolve_url",
+]

@@ -1,0 +1,8 @@
+"""The one error the store raises: a sentence a person can act on, never a driver's traceback."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The database cannot be opened, read or written (a bad URL, a missing driver, a server that does not
+    answer, a file that is not a database, a schema from a newer Oakwood…)."""

@@ -1,0 +1,55 @@
+"""A game stored while it is played: the row is created before the first move and every move is saved as
+soon as it is made, so a game cut short (quit, Ctrl-C, a closed terminal) is a ``running`` row whose moves
+replay to exactly where it stopped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from oakwood.engine import State
+
+from .repository import Store
+
+
+class LiveGame:
+    """The stored row of one game in progress; call :meth:`sync` after every change of the state."""
+
+    def __init__(self, store: Store, game_id: int) -> None:
+        self.store = store
+        self.id = game_id
+        self._saved: list[tuple[int, int]] = []
+        self._finished = False
+
+    @classmethod
+    def start(cls, store: Store, state: State, agents: Sequence[str], *, source: str = "play") -> LiveGame:
+        """Create the ``running`` row of ``state``'s game (``agents``: who plays each seat) and save any
+        moves it already has."""
+        replay = state.replay()
+        game_id = store.start_game(
+            game=replay.game,
+            options=replay.options,
+            players=replay.players,
+            seed=replay.seed,
+            agents=agents,
+            source=source,
+            start=replay.start,
+        )
+        live = cls(store, game_id)
+        live.sync(state)
+        return live
+
+    def sync(self, state: State) -> None:
+        """Save ``state``'s moves if they changed (one played, or one taken back); at the end, the outcome."""
+        encode = state.game.codec.encode
+        actions = [(seat, encode(action)) for seat, action in state.history]
+        finished = state.is_terminal()
+        if actions == self._saved and finished == self._finished:
+            return
+        if finished:
+            self.store.save_moves(
+                self.id, actions, scores=state.scores(), returns=state.returns(), winners=state.winners()
+            )
+        else:
+            self.store.save_moves(self.id, actions)
+        self._saved = actions
+        self._finished = finished

@@ -1,0 +1,484 @@
+"""The repository: every read and write of the store, in a few methods that speak in plain records.
+
+Writes are transactions that land whole (a batch of games, a game's new moves) and are shielded from Ctrl-C
+while they run (:func:`interrupts_deferred`); every database failure becomes one :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
+
+from . import database
+from .errors import StoreError
+from .interrupts import interrupts_deferred
+from .models import FINISHED, RUNNING, SOURCES, GameRow, RatingRow, SeatRow, TournamentRow
+from .records import (
+    GameListing,
+    NewGame,
+    Rating,
+    StoredGame,
+    Tournament,
+    TournamentGame,
+    TournamentSettings,
+)
+
+GAMES = cast(Table, GameRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+TOURNAMENTS = cast(Table, TournamentRow.__table__)
+RATINGS = cast(Table, RatingRow.__table__)
+
+
+def now() -> datetime:
+    """The current time in UTC (stored with its zone where the database keeps one)."""
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """SQLite gives back naive times: they were written in UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open the database at ``url`` (else ``$OAKWOOD_DB``, else the user's SQLite file) and upgrade it to
+    the latest schema. :class:`StoreError` says in one sentence why it cannot be opened."""
+    engine = database.create(database.resolve_url(url))
+    try:
+        database.upgrade(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine)
+
+
+class Store:
+    """Games, seats, tournaments and ratings in one database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @property
+    def url(self) -> str:
+        """Where the store is, as it may be shown (no password)."""
+        return database.describe(self.engine.url)
+
+    def close(self) -> None:
+        """Release every connection."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ transactions
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction that lands whole, Ctrl-C held back until it has."""
+        with interrupts_deferred(), self._errors(), self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with self._errors(), self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except SQLAlchemyError as exc:
+            raise StoreError(f"database error in {self.url}: {database.reason(exc)}") from None
+
+    # ------------------------------------------------------------------ games
+    def record_games(self, games: Sequence[NewGame]) -> list[int]:
+        """Record finished games in one transaction; their ids, in order."""
+        if not games:
+            return []
+        moment = now()
+        rows = [
+            {
+                "game": g.game,
+                "options": g.options,
+                "players": g.players,
+                "seed": g.seed,
+                "start": g.start,
+                "actions": g.actions,
+                "steps": g.action_count(),
+                "status": FINISHED,
+                "source": _source(g.source),
+                "scores": g.scores,
+                "returns": g.returns,
+                "winners": g.winners,
+                "started_at": moment,
+                "finished_at": moment,
+                "tournament_id": g.tournament_id,
+                "game_index": g.game_index,
+            }
+            for g in games
+        ]
+        with self._writing() as connection:
+            if connection.dialect.name == "sqlite":
+                ids = _insert_many_sqlite(connection, rows)
+            else:
+                for row in rows:  # SQLAlchemy writes the JSON itself
+                    if isinstance(row["actions"], str):
+                        row["actions"] = json.loads(row["actions"])
+                result = connection.execute(insert(GAMES).returning(GAMES.c.id, sort_by_parameter_order=True), rows)
+                ids = [row[0] for row in result]
+            seats = [
+                {"game_id": game_id, "seat": seat, "agent": agent}
+                for game_id, g in zip(ids, games, strict=True)
+                for seat, agent in enumerate(g.agents)
+            ]
+            connection.execute(insert(SEATS), seats)
+        return ids
+
+    def start_game(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        seed: int,
+        agents: Sequence[str],
+        source: str,
+        start: str | None = None,
+    ) -> int:
+        """Create the row of a game about to be played (``running``, no moves yet); its id."""
+        with self._writing() as connection:
+            game_id: int = connection.execute(
+                insert(GAMES).returning(GAMES.c.id),
+                {
+                    "game": game,
+                    "options": options,
+                    "players": players,
+                    "seed": seed,
+                    "start": start,
+                    "actions": [],
+                    "steps": 0,
+                    "status": RUNNING,
+                    "source": _source(source),
+                    "started_at": now(),
+                },
+            ).scalar_one()
+            connection.execute(
+                insert(SEATS), [{"game_id": game_id, "seat": s, "agent": a} for s, a in enumerate(agents)]
+            )
+        return game_id
+
+    def save_moves(
+        self,
+        game_id: int,
+        actions: Sequence[tuple[int, int]],
+        *,
+        scores: Sequence[float] | None = None,
+        returns: Sequence[float] | None = None,
+        winners: Sequence[int] | None = None,
+    ) -> None:
+        """Replace a game's action history (moves appended, or one taken back); with the outcome, the game
+        is finished."""
+        values: dict[str, Any] = {"actions": [list(pair) for pair in actions], "steps": len(actions)}
+        if winners is not None:
+            values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
+        with self._writing() as connection:
+            done = connection.execute(update(GAMES).where(GAMES.c.id == game_id).values(**values))
+            if done.rowcount != 1:
+                raise StoreError(f"no game {game_id} in {self.url}")
+
+    def get_game(self, game_id: int) -> StoredGame:
+        """The game with this id; :class:`StoreError` if there is none."""
+        with self._reading() as connection:
+            row = connection.execute(select(GAMES).where(GAMES.c.id == game_id)).mappings().first()
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.url}")
+            agents = connection.execute(
+                select(SEATS.c.agent).where(SEATS.c.game_id == game_id).order_by(SEATS.c.seat)
+            ).scalars()
+            agent_list = list(agents)
+        return StoredGame(
+            id=row["id"],
+            game=row["game"],
+            options=dict(row["options"]),
+            players=row["players"],
+            seed=row["seed"],
+            start=row["start"],
+            actions=[(int(seat), int(index)) for seat, index in row["actions"]],
+            steps=row["steps"],
+            status=row["status"],
+            source=row["source"],
+            scores=row["scores"],
+            returns=row["returns"],
+            winners=row["winners"],
+            agents=agent_list,
+            started_at=cast(datetime, _utc(row["started_at"])),
+            finished_at=_utc(row["finished_at"]),
+            tournament_id=row["tournament_id"],
+            game_index=row["game_index"],
+        )
+
+    def list_games(
+        self, limit: int = 20, *, game: str | None = None, source: str | None = None, tournament_id: int | None = None
+    ) -> list[GameListing]:
+        """The most recent games first (optionally of one game, command or tournament)."""
+        query = select(
+            GAMES.c.id,
+            GAMES.c.game,
+            GAMES.c.players,
+            GAMES.c.status,
+            GAMES.c.source,
+            GAMES.c.steps,
+            GAMES.c.winners,
+            GAMES.c.started_at,
+            GAMES.c.tournament_id,
+        ).order_by(GAMES.c.id.desc())
+        if game is not None:
+            query = query.where(GAMES.c.game == game)
+        if source is not None:
+            query = query.where(GAMES.c.source == source)
+        if tournament_id is not None:
+            query = query.where(GAMES.c.tournament_id == tournament_id)
+        with self._reading() as connection:
+            rows = connection.execute(query.limit(limit)).mappings().all()
+            seats = _agents_of(connection, [row["id"] for row in rows])
+        return [
+            GameListing(
+                id=row["id"],
+                game=row["game"],
+                players=row["players"],
+                status=row["status"],
+                source=row["source"],
+                steps=row["steps"],
+                winners=row["winners"],
+                agents=seats.get(row["id"], []),
+                started_at=cast(datetime, _utc(row["started_at"])),
+                tournament_id=row["tournament_id"],
+            )
+            for row in rows
+        ]
+
+    # ------------------------------------------------------------------ tournaments
+    def tournament_for(self, settings: TournamentSettings) -> tuple[Tournament, bool]:
+        """The tournament with exactly these settings, created if there is none; and whether it was new."""
+        key = settings.key()
+        found = self._tournament_where(TOURNAMENTS.c.key == key)
+        if found is not None:
+            return found, False
+        try:
+            with self._writing() as connection:
+                connection.execute(
+                    insert(TOURNAMENTS),
+                    {
+                        "key": key,
+                        "game": settings.game,
+                        "options": settings.options,
+                        "players": settings.players,
+                        "agents": list(settings.agents),
+                        "seed": settings.seed,
+                        "games": settings.games,
+                        "created_at": now(),
+                    },
+                )
+        except StoreError:
+            # Another process created the same tournament a moment ago: use it.
+            found = self._tournament_where(TOURNAMENTS.c.key == key)
+            if found is None:
+                raise
+            return found, False
+        created = self._tournament_where(TOURNAMENTS.c.key == key)
+        assert created is not None  # just written
+        return created, True
+
+    def get_tournament(self, tournament_id: int) -> Tournament:
+        """The tournament with this id; :class:`StoreError` if there is none."""
+        found = self._tournament_where(TOURNAMENTS.c.id == tournament_id)
+        if found is None:
+            raise StoreError(f"no tournament {tournament_id} in {self.url}")
+        return found
+
+    def _tournament_where(self, condition: Any) -> Tournament | None:
+        with self._reading() as connection:
+            row = connection.execute(select(TOURNAMENTS).where(condition)).mappings().first()
+        if row is None:
+            return None
+        settings = TournamentSettings(
+            game=row["game"],
+            options=dict(row["options"]),
+            players=row["players"],
+            agents=tuple(row["agents"]),
+            seed=row["seed"],
+            games=row["games"],
+        )
+        return Tournament(id=row["id"], settings=settings, created_at=cast(datetime, _utc(row["created_at"])))
+
+    def finished_indices(self, tournament_id: int) -> set[int]:
+        """The game indices of a tournament that are already played."""
+        query = select(GAMES.c.game_index).where(GAMES.c.tournament_id == tournament_id, GAMES.c.status == FINISHED)
+        with self._reading() as connection:
+            return {int(index) for index in connection.execute(query).scalars()}
+
+    def tournament_games(self, tournament_id: int) -> list[TournamentGame]:
+        """The outcome of every finished game of a tournament, in game order (no action histories)."""
+        query = (
+            select(
+                GAMES.c.id,
+                GAMES.c.game_index,
+                GAMES.c.seed,
+                GAMES.c.scores,
+                GAMES.c.returns,
+                GAMES.c.winners,
+                GAMES.c.steps,
+            )
+            .where(GAMES.c.tournament_id == tournament_id, GAMES.c.status == FINISHED)
+            .order_by(GAMES.c.game_index)
+        )
+        seats_query = (
+            select(SEATS.c.game_id, SEATS.c.agent)
+            .join(GAMES, GAMES.c.id == SEATS.c.game_id)
+            .where(GAMES.c.tournament_id == tournament_id)
+            .order_by(SEATS.c.game_id, SEATS.c.seat)
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).all()
+            agents: dict[int, list[str]] = {}
+            for game_id, agent in connection.execute(seats_query):
+                agents.setdefault(game_id, []).append(agent)
+        return [
+            TournamentGame(
+                index=row.game_index,
+                seed=row.seed,
+                agents=tuple(agents.get(row.id, ())),
+                scores=tuple(row.scores),
+                returns=tuple(row.returns),
+                winners=tuple(row.winners),
+                steps=row.steps,
+            )
+            for row in rows
+        ]
+
+    # ------------------------------------------------------------------ ratings
+    def save_ratings(self, tournament_id: int, ratings: Sequence[Rating]) -> None:
+        """Replace a tournament's ratings."""
+        moment = now()
+        with self._writing() as connection:
+            connection.execute(delete(RATINGS).where(RATINGS.c.tournament_id == tournament_id))
+            if ratings:
+                connection.execute(
+                    insert(RATINGS),
+                    [
+                        {
+                            "tournament_id": tournament_id,
+                            "agent": r.agent,
+                            "mu": r.mu,
+                            "sigma": r.sigma,
+                            "ordinal": r.ordinal,
+                            "games": r.games,
+                            "updated_at": moment,
+                        }
+                        for r in ratings
+                    ],
+                )
+
+    def ratings(self, tournament_id: int) -> list[Rating]:
+        """A tournament's stored ratings, best ordinal first."""
+        query = select(RATINGS).where(RATINGS.c.tournament_id == tournament_id).order_by(RATINGS.c.ordinal.desc())
+        with self._reading() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [Rating(r["agent"], r["mu"], r["sigma"], r["ordinal"], r["games"]) for r in rows]
+
+
+def _insert_many_sqlite(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert game rows through the driver's own ``executemany``; their ids, in order.
+
+    SQLAlchemy's generic path cost about 90 µs a game here (it processes every parameter of every row in
+    Python, and sorted RETURNING makes SQLite insert row by row), against about 1.2 ms to play a Barrell
+    game: the parent, which shares the cores with the workers, would have spent most of the 10 % budget. Here
+    the JSON lists are written by :func:`_json_list`, values shared by the whole batch (the options, the
+    time) are converted once, and the rest by the columns' own bind processors, so every value is stored as
+    SQLAlchemy would store it. The ids need no RETURNING: inside this write transaction nobody else inserts,
+    and SQLite gives each new row the next rowid, so the batch holds consecutive ids ending at
+    ``last_insert_rowid()``.
+    """
+    columns = list(rows[0])
+    dialect = connection.dialect
+    converters: list[Callable[[Any], Any]] = []
+    for name in columns:
+        process = GAMES.c[name].type._cached_bind_processor(dialect)
+        if name in _JSON_LISTS:
+            converters.append(_json_list)
+        elif process is None:
+            converters.append(_same)
+        else:
+            converters.append(_once_per_value(process))
+    sql = f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    values = [tuple(convert(value) for convert, value in zip(converters, row.values(), strict=True)) for row in rows]
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    dbapi_error = dialect.loaded_dbapi.Error
+    try:
+        cursor.executemany(sql, values)
+        last = cursor.execute("SELECT last_insert_rowid()").fetchone()[0]
+    except dbapi_error as exc:  # the driver's own error: SQLAlchemy never saw this statement
+        raise StoreError(f"database error in {database.describe(connection.engine.url)}: {exc}") from None
+    finally:
+        cursor.close()
+    return list(range(last - len(rows) + 1, last + 1))
+
+
+#: The JSON columns that hold flat lists of numbers, or lists of [seat, action] pairs.
+_JSON_LISTS = frozenset({"actions", "scores", "returns", "winners"})
+
+
+def _json_list(value: Any) -> str | None:
+    """A list of numbers, or of pairs of integers, as JSON text (text is taken as already JSON): C-level
+    ``str`` of the list with tuples
+    turned into arrays, several times faster than ``json.dumps`` on the short lists of a game. Anything
+    else (a non-finite number, another kind of value) goes through ``json.dumps``."""
+    if value is None or isinstance(value, str):  # None, or already JSON text (a history from a worker)
+        return value
+    text = str(list(value)).replace("(", "[").replace(")", "]")
+    if "n" in text or "'" in text or '"' in text:  # inf, nan, text: not plain JSON numbers
+        return json.dumps(list(value))
+    return text
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _once_per_value(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``process``, remembering the last value: a batch's games share their options and their time."""
+    last: list[Any] = [object(), None]
+
+    def convert(value: Any) -> Any:
+        if value is not last[0]:
+            last[0] = value
+            last[1] = process(value)
+        return last[1]
+
+    return convert
+
+
+def _source(source: str) -> str:
+    if source not in SOURCES:
+        raise ValueError(f"a game's source is one of {', '.join(SOURCES)}, not {source!r}")
+    return source
+
+
+def _agents_of(connection: Connection, game_ids: Sequence[int]) -> dict[int, list[str]]:
+    """The agent per seat of each of these games."""
+    if not game_ids:
+        return {}
+    query = select(SEATS.c.game_id, SEATS.c.agent).where(SEATS.c.game_id.in_(game_ids)).order_by(SEATS.c.seat)
+    out: dict[int, list[str]] = {}
+    for game_id, agent in connection.execute(query):
+        out.setdefault(game_id, []).append(agent)
+    return out
