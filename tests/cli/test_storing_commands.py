@@ -10,6 +10,7 @@ import pytest
 from distributed import LocalCluster
 from typer.testing import CliRunner
 
+from oakwood.agents import agent_names
 from oakwood.arena.backend import Deliver
 from oakwood.arena.local import LocalBackend
 from oakwood.arena.spec import SimulationSpec
@@ -141,7 +142,7 @@ def test_arena_prints_the_table_and_the_same_command_resumes_the_same_tournament
         (["arena", TOY_NAME, "-a", "random,random"], "--agents names random more than once"),
         (
             ["arena", TOY_NAME, "-a", "random,wizard"],
-            "unknown agent 'wizard' in --agents; choose from random, heuristic",
+            f"unknown agent 'wizard' in --agents; choose from {', '.join(agent_names(load(TOY_NAME)))}",
         ),
         (
             ["arena", TOY_NAME, "-a", "random,heuristic", "--backend", "cloud"],
