@@ -47,7 +47,11 @@ def test_bad_options_and_seats_are_explained() -> None:
         (["--option", "rounds=9"], "option 'rounds' must be at most 6"),
         (["--option", "rounds=many"], "option 'rounds' must be int"),
         (["--option", "rounds"], "--option takes key=value"),
-        (["--seats", "human,wizard"], "unknown seat 'wizard' in --seats; choose from human, random, ismcts, heuristic"),
+        (
+            ["--seats", "human,wizard"],
+            "unknown seat 'wizard' in --seats; choose from human, easy, medium, hard, expert, random, ismcts, "
+            "heuristic",
+        ),
         (["--seats", "human,random", "--players", "3"], "--players 3 but --seats names 2 seats"),
         (["--players", "7"], "--players 7: Toy Snap takes 2–4 players"),
         (["--solo"], "Toy Snap has no solo mode"),

@@ -1,4 +1,5 @@
-"""Agents by name: ``random`` and ``ismcts`` for every game, plus the bots a game ships (``Game.agents``)."""
+"""Agents by name: the difficulty levels and ``random`` and ``ismcts`` for every game, plus the bots a game ships
+(``Game.agents``)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,26 @@ from oakwood.engine import Game, InvalidOptionError
 from oakwood.engine.errors import shown
 
 from .ismcts import ISMCTSAgent
+from .levels import LEVELS, level_bot, level_settings
 from .random_agent import RandomAgent
 
 GENERIC = ("random", "ismcts")  # bots that play every game through the contract
 
 
 def agent_names(game: Game[Any] | type[Game[Any]]) -> list[str]:
-    """The names of every agent that can play ``game``."""
-    return [*GENERIC, *[name for name in game.agents if name not in GENERIC]]
+    """The names of every agent that can play ``game``: the levels first, then the bots themselves."""
+    return [*LEVELS, *GENERIC, *[name for name in game.agents if name not in GENERIC]]
 
 
 def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
-    """A bot by name: ``random`` or ``ismcts`` for every game, or one of the game's own ``agents``."""
+    """A bot by name: a level (``easy`` … ``expert``), ``random`` or ``ismcts`` for every game, or one of the
+    game's own ``agents``. A level's settings give way to those passed in ``kwargs``."""
+    if name in LEVELS:
+        return make_agent(game, level_bot(game, name), **{**level_settings(game, name), **kwargs})
     if name == "random":
         return RandomAgent(**kwargs)
     if name == "ismcts":
-        return ISMCTSAgent(**kwargs)
+        return ISMCTSAgent(**{"playout_steps": game.playout_steps, **kwargs})
     if name not in game.agents:
         known = ", ".join(agent_names(game))
         raise InvalidOptionError(f"{game.title} has no agent {shown(name)}; choose from {known}")

@@ -14,11 +14,12 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from oakwood.agents import make_agent
+from oakwood.agents import agent_names, make_agent
+from oakwood.agents.levels import LEVELS
 from oakwood.arena.recording import GameWriter
 from oakwood.arena.simulate import SimulationSpec, SimulationStopped, simulate
 from oakwood.arena.stats import GameRecord, mean_length, summarize
-from oakwood.engine import game_names
+from oakwood.engine import Game, game_names
 from oakwood.store import LiveGame, StoreError
 
 from . import arena_command, replay_command, values
@@ -30,7 +31,7 @@ from .group import OakwoodGroup
 from .messages import shorten
 from .play import PlaySession, SeatPlan
 from .storing import PlayRecorder, open_database, progress_bar
-from .tables import options_view, summary_table
+from .tables import levels_table, options_view, summary_table
 from .terminal import Terminal
 
 app = typer.Typer(
@@ -54,23 +55,26 @@ def console() -> Console:
 # ---------------------------------------------------------------------- games
 @app.command()
 def games() -> None:
-    """List the registered games with their player counts and bots."""
+    """List the registered games with their player counts, difficulty levels and bots."""
     out = console()
     table = Table(title="Oakwood games", box=box.ROUNDED, title_style="bold")
     table.add_column("Name", style="bold cyan")
     table.add_column("Title")
     table.add_column("Players", justify="center")
-    table.add_column("Bots")
+    table.add_column("Opponents")
+    available: list[type[Game[Any]]] = []
     for name in game_names():
         try:
             cls = find_game_class(name)
         except CliInputError:
             table.add_row(name, Text("not available yet", style="dim"), "", "")
             continue
+        available.append(cls)
         players = str(cls.min_players) if cls.min_players == cls.max_players else f"{cls.min_players}–{cls.max_players}"
-        bots = ", ".join(["random", *[a for a in cls.agents if a != "random"]])
-        table.add_row(name, cls.title, players, bots)
+        bots = [name for name in agent_names(cls) if name not in LEVELS]
+        table.add_row(name, cls.title, players, f"{', '.join(LEVELS)}\n[dim]bots: {', '.join(bots)}[/dim]")
     out.print(table)
+    out.print(levels_table(available))
 
 
 # ---------------------------------------------------------------------- rules

@@ -12,9 +12,10 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.stats import EntrySummary
 from oakwood.arena.tournament import Standing
-from oakwood.engine import Options
+from oakwood.engine import Game, Options
 from oakwood.engine.options import OptionInfo
 
 
@@ -106,3 +107,35 @@ def tournament_table(title: str, caption: str, standings: Sequence[Standing]) ->
             f"{rating.ordinal:.2f}",
         )
     return table
+
+
+def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
+    """Each game's difficulty levels: the bot behind each, its budget and its measured strength."""
+    measured = measured_strength()
+    table = Table(title="Difficulty levels (seat names in play and arena)", box=box.ROUNDED, title_style="bold")
+    table.add_column("Game", style="bold cyan")
+    table.add_column("Level")
+    table.add_column("Plays as")
+    table.add_column("Measured strength", overflow="fold")
+    for cls in games:
+        figures = measured.get(cls.name, {})
+        for level in LEVELS:
+            settings = level_settings(cls, level)
+            plays = level_bot(cls, level) + (f", {settings['iterations']} iterations" if settings else "")
+            table.add_row(cls.name if level == LEVELS[0] else "", level, plays, strength_text(figures, level))
+        table.add_section()
+    if measured:
+        played = "; ".join(f"{name}: {figures['settings']}" for name, figures in measured.items())
+        table.caption = f"win share with its 95 % interval, seats rotating ({played}); benchmarks/strength.py"
+    return table
+
+
+def strength_text(figures: dict[str, Any], level: str) -> str:
+    """One level's measured win share and time per move, or why there is none."""
+    result = figures.get("levels", {}).get(level)
+    if result is None:
+        return "the baseline" if level == "easy" and figures else "[dim]not measured[/dim]"
+    low, high = result["ci95"]
+    text = f"{result['win_share']:.0%} [{low:.0%}–{high:.0%}] vs {result['opponent']} ({result['games']} games)"
+    seconds = figures.get("time", {}).get(f"{level}_seconds_per_move")
+    return text + (f", {seconds:.2f} s/move" if seconds is not None else "")

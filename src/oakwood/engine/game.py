@@ -71,6 +71,11 @@ class Game(ABC, Generic[O]):
     #: Event kinds that can never reveal a hidden card or a random outcome to anyone (a set stored, a card
     #: played face down, a move). Terminal undo is allowed only across these; empty = never (safe by default).
     quiet_events: ClassVar[frozenset[str]] = frozenset()
+    #: ISMCTS iterations per decision of the ``hard`` and ``expert`` levels (``oakwood.agents.levels``), set
+    #: per game so a decision takes about a third of a second and about a second (``benchmarks/strength.py``).
+    level_iterations: ClassVar[tuple[int, int]] = (200, 800)
+    #: Random moves an ISMCTS playout makes after leaving its tree before ``estimate_returns`` scores it.
+    playout_steps: ClassVar[int] = 40
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
         if options is not None and values:

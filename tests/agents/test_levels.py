@@ -1,0 +1,79 @@
+"""Difficulty levels: the bot and budget behind each, usable wherever an agent is named, shown with strength."""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+import pytest
+from typer.testing import CliRunner
+
+import oakwood
+from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
+from oakwood.agents.levels import LEVELS, level_bot, measured_strength
+from oakwood.arena.match import play_match
+from oakwood.cli.main import app
+from tests.cli.toygame import TOY_NAME
+
+
+@pytest.mark.parametrize("name", ["squarrels", "barrell", "nutty"])
+def test_each_level_is_the_bot_and_budget_it_names(name: str) -> None:
+    game = oakwood.load(name)
+    assert agent_names(game)[:4] == list(LEVELS)
+    assert isinstance(make_agent(game, "easy", seed=1), RandomAgent)
+    medium = make_agent(game, "medium", seed=1)
+    assert type(medium) is type(make_agent(game, "heuristic", seed=1))
+    hard, expert = make_agent(game, "hard", seed=1), make_agent(game, "expert", seed=1)
+    assert isinstance(hard, ISMCTSAgent) and isinstance(expert, ISMCTSAgent)
+    assert (hard.iterations, expert.iterations) == game.level_iterations
+    assert hard.iterations is not None and expert.iterations is not None and hard.iterations < expert.iterations
+    assert hard.seconds is None  # iterations, not seconds: the same moves on any machine
+    assert hard.playout_steps == expert.playout_steps == game.playout_steps
+
+
+def test_a_level_takes_explicit_settings_over_its_own() -> None:
+    game = oakwood.load("barrell")
+    assert make_agent(game, "expert", iterations=7).iterations == 7
+
+
+def test_medium_is_random_for_a_game_without_a_heuristic() -> None:
+    class Bare(type(oakwood.load(TOY_NAME))):  # type: ignore[misc]
+        agents: ClassVar[dict[str, str]] = {}
+
+    assert level_bot(Bare, "medium") == "random" and level_bot(Bare, "expert") == "ismcts"
+
+
+def test_levels_play_a_whole_match_of_the_toy_game() -> None:
+    game = oakwood.load(TOY_NAME)
+    agents = [make_agent(game, level, seed=i) for i, level in enumerate(("easy", "medium", "hard"))]
+    assert play_match(game, agents, seed=2).state.is_terminal()
+
+
+def test_levels_are_seat_names_in_arena_and_play() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["arena", TOY_NAME, "-a", "easy,medium", "-g", "6", "-n", "2", "-w", "1"])
+    assert result.exit_code == 0, result.output
+    assert "easy" in result.output and "medium" in result.output
+    played = runner.invoke(app, ["simulate", TOY_NAME, "-s", "easy,medium", "-g", "4", "--no-store", "-w", "1"])
+    assert played.exit_code == 0, played.output
+
+
+def test_games_lists_the_levels_with_their_measured_strength() -> None:
+    output = CliRunner().invoke(app, ["games"], terminal_width=120).output
+    assert "Difficulty levels" in output
+    for level in LEVELS:
+        assert level in output
+    measured = measured_strength()
+    for name, figures in measured.items():
+        result = figures["levels"]["expert"]
+        assert f"{result['win_share']:.0%}" in output, name
+
+
+def test_the_measured_strengths_are_well_formed() -> None:
+    for name, figures in measured_strength().items():
+        assert name in oakwood.game_names()
+        for level, result in figures["levels"].items():
+            assert level in LEVELS and result["opponent"] in LEVELS
+            low, high = result["ci95"]
+            assert 0 <= low <= result["win_share"] <= high <= 1 and result["games"] > 0
+        json.dumps(figures)
