@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from oakwood.agents.base import Choice
 from oakwood.arena.race import race_order
 from oakwood.engine import Rng
+from oakwood.engine.agent import Choice
 
 
 def test_earliest_delay_first() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oakwood.agents.base import Choice
 from oakwood.engine import Rng
+from oakwood.engine.agent import Choice
 
 
 def race_order(answers: Sequence[Choice], tie_rng: Rng) -> list[int]:

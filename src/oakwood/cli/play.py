@@ -18,10 +18,10 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from oakwood.agents.base import Agent, Choice, PlayerView, as_choice
 from oakwood.arena.match import DEFAULT_RACE_DELAY
 from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, OakwoodError, Rng, State
+from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
 
 from . import screens
 from .messages import one_line

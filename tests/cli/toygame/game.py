@@ -303,7 +303,7 @@ class ToyHeuristic:
 
     def act(self, view: Any) -> Hashable:
         """A simple sensible move from the view."""
-        from oakwood.agents.base import Choice
+        from oakwood.engine.agent import Choice
 
         obs = view.observation
         legal = view.legal_actions
