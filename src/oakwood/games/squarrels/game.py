@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from oakwood.engine import Game, State
 
-from . import render
+from . import evaluation, render
 from .actions import ALL_ACTIONS, Action
 from .notation import read
 from .options import SQuarrelsOptions
@@ -46,6 +46,12 @@ class SQuarrels(Game[SQuarrelsOptions]):
 
     def _from_notation(self, text: str) -> State:
         return read(self, text)
+
+    def estimate_returns(self, state: State) -> list[float]:
+        """Win shares from projected scores: stored sets, the Golden and Rotten in hand, the hand's potential
+        sets, the totals and the target (``evaluation.py``); exactly ``returns()`` at the end."""
+        assert isinstance(state, SQuarrelsState)
+        return evaluation.estimate_returns(state)
 
     def render(self, observation: Mapping[str, Any]) -> str:
         """The table as seen in ``observation``, in plain text."""
