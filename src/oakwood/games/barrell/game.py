@@ -6,8 +6,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from oakwood.engine import Game
+from oakwood.engine import Game, State
 
+from . import evaluation
 from .actions import ALL_ACTIONS, KEEP_ACTION, MULLIGAN_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
 from .cards import cards_of
 from .options import BarrellOptions
@@ -76,6 +77,13 @@ class Barrell(Game[BarrellOptions]):
             cached = (*(MULLIGAN_ACTIONS[c] for c in cards_of(hand)), KEEP_ACTION)
             self._mulligan_cache[hand] = cached
         return cached
+
+    def estimate_returns(self, state: State) -> list[float]:
+        """Each seat's estimated share of the match win: battles won, the current battle's field values and
+        hands, and the best-of-three structure (see ``evaluation.py``); a finished game gives its returns."""
+        if state.is_terminal() or not isinstance(state, BarrellState):
+            return super().estimate_returns(state)
+        return evaluation.estimate_returns(state)
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS
