@@ -8,7 +8,9 @@ from typing import Any, ClassVar
 from oakwood.engine import Game, State
 
 from .actions import ALL_ACTIONS
+from .evaluate import estimate
 from .options import NuttyOptions
+from .tree import TreeState
 
 
 class Nutty(Game[NuttyOptions]):
@@ -62,6 +64,12 @@ class Nutty(Game[NuttyOptions]):
         from .render import describe_event
 
         return describe_event(event)
+
+    def estimate_returns(self, state: State) -> list[float]:
+        """Who is ahead, for search: win shares from buried, banked and carried acorns and powers, sharper
+        as the tree runs out (multiplayer); the chance to reach 20 points (solo). See ``evaluate.py``."""
+        assert isinstance(state, TreeState)
+        return estimate(state)
 
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus."""
