@@ -20,6 +20,7 @@ import argparse
 import datetime
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,6 +49,15 @@ SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
 
 #: (level, opponent) pairs, in the order they are played.
 PAIRS = (("medium", "easy"), ("hard", "medium"), ("expert", "medium"))
+
+
+def commit() -> str:
+    """The measured code's commit (``unknown`` outside a git checkout)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE)
+    except OSError:
+        return "unknown"
+    return done.stdout.strip() or "unknown"
 
 
 def win_share(game: str, level: str, opponent: str, matches: int, workers: int, seed: int) -> dict[str, Any]:
@@ -94,7 +104,8 @@ def search_times(game_name: str, seed: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", default=list(SETTINGS), choices=list(SETTINGS))
-    parser.add_argument("--matches", type=int, default=40, help="matches per pair of levels (default 40)")
+    parser.add_argument("--matches", type=int, default=40, help="matches of hard and expert (default 40)")
+    parser.add_argument("--baseline-matches", type=int, default=200, help="matches of medium vs easy (default 200)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
@@ -107,10 +118,12 @@ def main() -> None:
             "settings": SETTINGS[name][1],
             "iterations": {"hard": game.level_iterations[0], "expert": game.level_iterations[1]},
             "measured": datetime.date.today().isoformat(),
+            "commit": commit(),
             "levels": {},
         }
         for level, opponent in PAIRS:
-            result = win_share(name, level, opponent, args.matches, args.workers, args.seed)
+            matches = args.baseline_matches if level == "medium" else args.matches
+            result = win_share(name, level, opponent, matches, args.workers, args.seed)
             figures["levels"][level] = result
             low, high = result["ci95"]
             print(
