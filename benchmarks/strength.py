@@ -1,17 +1,20 @@
-"""How strong each difficulty level is, per game: seat-rotated two-player matches and the time per move.
+"""How strong each difficulty level is: seat-rotated matches per game and table size, and the time per move.
 
-For each game it plays, with seats rotating every game so neither side is favoured by position,
+Each case is a game at a table size. At several seats it plays, with seats rotating every game so no level is
+favoured by position,
 
-- ``medium`` against ``easy``, ``hard`` against ``medium`` and ``expert`` against ``medium`` (win share of the
-  first-named level with its 95 % Wilson interval, ties as half wins), on local worker processes;
-- one game of ``expert`` against ``medium`` in this process, timing every ISMCTS search: the median seconds per
-  decision of ``hard`` (the same searches, cut at its budget, are not replayed: its time is the expert's time
-  scaled by the ratio of budgets) and ``expert``, and the iterations per second.
+- ``medium`` (the heuristic) against ``easy`` (random), and ``hard`` and ``expert`` (ISMCTS) against ``medium``:
+  one seat of the level under test, the other seats its opponent; the level's share of the wins with its 95 %
+  Wilson interval (ties as fractional wins) against the equal share ``1 / players``;
 
-``--write`` stores the figures in ``src/oakwood/agents/strength.json``, which ``oakwood games`` shows.
+and alone (a solo game) each level's win rate with its interval and mean score. Then it plays one game of
+``expert`` (alone, or against ``medium``) in this process, timing every search: the median seconds per move of
+``expert``, that of ``hard`` (scaled by the ratio of budgets) and the iterations per second.
 
-    python benchmarks/strength.py                          # every game, the default number of matches
-    python benchmarks/strength.py --games barrell --matches 60 --write
+``--write`` stores the figures in ``src/oakwood/agents/strength.json`` (shown by ``oakwood games``).
+
+    python benchmarks/strength.py                                   # every case, the default number of games
+    python benchmarks/strength.py --cases barrell-2 --matches 60 --write
 """
 
 from __future__ import annotations
@@ -34,20 +37,24 @@ from oakwood.agents.ismcts import ISMCTSAgent  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
-from oakwood.arena.stats import summarize  # noqa: E402
+from oakwood.arena.stats import summarize, wilson_interval  # noqa: E402
 from oakwood.engine import load  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
 
-#: game → (options the matches use, why)
-SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
+#: case → (game, players, options, what the options mean)
+CASES: dict[str, tuple[str, int, dict[str, Any], str]] = {
     # A full S'Quarrels match is several rounds of about a hundred moves; one round keeps the runs affordable.
-    "squarrels": ({"single_round": True}, "2 players, one round"),
-    "barrell": ({}, "2 players, best of three battles"),
-    "nutty": ({}, "2 players"),
+    "squarrels-2": ("squarrels", 2, {"single_round": True}, "one round"),
+    "squarrels-4": ("squarrels", 4, {"single_round": True}, "one round"),
+    "barrell-2": ("barrell", 2, {}, "best of three battles"),
+    "barrell-4": ("barrell", 4, {}, "best of three battles"),
+    "nutty-2": ("nutty", 2, {}, "the proposed deck"),
+    "nutty-4": ("nutty", 4, {}, "the proposed deck"),
+    "nutty-solo": ("nutty", 1, {}, "solo"),
 }
 
-#: (level, opponent) pairs, in the order they are played.
+#: (level, opponent) pairs, in the order they are played (the opponent fills every other seat).
 PAIRS = (("medium", "easy"), ("hard", "medium"), ("expert", "medium"))
 
 
@@ -60,82 +67,113 @@ def commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
-def win_share(game: str, level: str, opponent: str, matches: int, workers: int, seed: int) -> dict[str, Any]:
-    """``level`` against ``opponent``: seat-rotated matches, the level's share of the wins."""
-    options, _ = SETTINGS[game]
-    spec = SimulationSpec(game, (level, opponent), games=matches, seed=seed, rotate=True, options=options)
+def interval(share: float, low: float, high: float, games: int) -> dict[str, Any]:
+    """A measured share as stored in the strength file."""
+    return {"games": games, "win_share": round(share, 3), "ci95": [round(low, 3), round(high, 3)]}
+
+
+def against(case: str, level: str, opponent: str, games: int, workers: int, seed: int) -> dict[str, Any]:
+    """``level`` at one seat, ``opponent`` at the others, seats rotating: the level's share of the wins."""
+    name, players, options, _ = CASES[case]
+    lineup = (level,) + (opponent,) * (players - 1)
+    spec = SimulationSpec(name, lineup, games=games, seed=seed, rotate=True, options=options)
+    mine = summarize(simulate(spec, workers=workers), lineup)[0]
+    return {"opponent": opponent, **interval(mine.win_rate, mine.ci_low, mine.ci_high, mine.games)}
+
+
+def alone(case: str, level: str, games: int, workers: int, seed: int) -> dict[str, Any]:
+    """``level`` playing solo: its win rate and mean score."""
+    name, _, options, _ = CASES[case]
+    spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options)
     records = simulate(spec, workers=workers)
-    mine = summarize(records, (level, opponent))[0]
-    return {
-        "opponent": opponent,
-        "games": mine.games,
-        "win_share": round(mine.win_rate, 3),
-        "ci95": [round(mine.ci_low, 3), round(mine.ci_high, 3)],
-    }
+    wins = sum(record.returns[0] for record in records)
+    low, high = wilson_interval(wins, len(records))
+    mean_score = statistics.fmean(record.scores[0] for record in records)
+    return {"opponent": None, **interval(wins / len(records), low, high, len(records)), "mean_score": mean_score}
 
 
-def search_times(game_name: str, seed: int) -> dict[str, float]:
-    """Seconds per decision of ``hard`` and ``expert`` and iterations per second, from one timed game."""
-    options, _ = SETTINGS[game_name]
-    game = load(game_name, **options)
+def search_times(case: str, seed: int) -> dict[str, float]:
+    """Seconds per move of ``hard`` and ``expert`` and iterations per second, from one timed game."""
+    name, players, options, _ = CASES[case]
+    game = load(name, **options)
     expert = make_agent(game, "expert", seed=seed)
     assert isinstance(expert, ISMCTSAgent)
     searches: list[tuple[int, float]] = []
-    original = expert.search
+    search = expert.search
 
     def timed_search(view: Any) -> Any:
-        report = original(view)
+        report = search(view)
         searches.append((report.iterations, report.seconds))
         return report
 
     expert.search = timed_search  # type: ignore[method-assign]
-    play_match(game, [expert, make_agent(game, "medium", seed=seed + 1)], seed, record_events=False)
+    others = [make_agent(game, "medium", seed=seed + seat) for seat in range(1, players)]
+    play_match(game, [expert, *others], seed, record_events=False)
     hard, full = game.level_iterations
-    per_second = statistics.median(iterations / seconds for iterations, seconds in searches)
     expert_seconds = statistics.median(seconds for _, seconds in searches)
     return {
         "searches": len(searches),
-        "iterations_per_second": round(per_second),
+        "iterations_per_second": round(statistics.median(n / seconds for n, seconds in searches)),
         "expert_seconds_per_move": round(expert_seconds, 3),
         "hard_seconds_per_move": round(expert_seconds * hard / full, 3),
     }
 
 
+def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> dict[str, Any]:
+    """Every level of one case, printed as it goes."""
+    name, players, _, meaning = CASES[case]
+    game = load(name)
+    figures: dict[str, Any] = {
+        "game": name,
+        "players": players,
+        "settings": f"{players} player{'s' if players > 1 else ''}, {meaning}" if players > 1 else meaning,
+        "iterations": {"hard": game.level_iterations[0], "expert": game.level_iterations[1]},
+        "measured": datetime.date.today().isoformat(),
+        "commit": commit(),
+        "levels": {},
+    }
+    levels = [("easy", None), *PAIRS] if players == 1 else list(PAIRS)
+    for level, opponent in levels:
+        games = baseline if level in ("easy", "medium") else matches
+        started = time.perf_counter()
+        if players == 1:
+            result = alone(case, level, games, workers, seed)
+        else:
+            result = against(case, level, str(opponent), games, workers, seed)
+        figures["levels"][level] = result
+        low, high = result["ci95"]
+        versus = f"vs {opponent:6}" if players > 1 else "solo     "
+        print(
+            f"{case:11} {level:>6} {versus}: {result['win_share']:.2f} [{low:.2f}, {high:.2f}] over "
+            f"{result['games']} games (equal share {1 / players:.2f}){_score(result)} "
+            f"({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+    figures["time"] = search_times(case, seed)
+    print(f"{case:11} time: {figures['time']}", flush=True)
+    return figures
+
+
+def _score(result: dict[str, Any]) -> str:
+    return f", mean score {result['mean_score']:.1f}" if "mean_score" in result else ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", default=list(SETTINGS), choices=list(SETTINGS))
-    parser.add_argument("--matches", type=int, default=40, help="matches of hard and expert (default 40)")
-    parser.add_argument("--baseline-matches", type=int, default=200, help="matches of medium vs easy (default 200)")
+    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--matches", type=int, default=40, help="games of hard and expert (default 40)")
+    parser.add_argument("--baseline-matches", type=int, default=200, help="games of easy and medium (default 200)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
     args = parser.parse_args()
-    stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
-    for name in args.games:
-        game = load(name)
-        started = time.perf_counter()
-        figures: dict[str, Any] = {
-            "settings": SETTINGS[name][1],
-            "iterations": {"hard": game.level_iterations[0], "expert": game.level_iterations[1]},
-            "measured": datetime.date.today().isoformat(),
-            "commit": commit(),
-            "levels": {},
-        }
-        for level, opponent in PAIRS:
-            matches = args.baseline_matches if level == "medium" else args.matches
-            result = win_share(name, level, opponent, matches, args.workers, args.seed)
-            figures["levels"][level] = result
-            low, high = result["ci95"]
-            print(
-                f"{name:10} {level:>6} vs {opponent:6}: {result['win_share']:.2f} [{low:.2f}, {high:.2f}] "
-                f"over {result['games']} games",
-                flush=True,
-            )
-        figures["time"] = search_times(name, args.seed)
-        print(f"{name:10} time: {figures['time']}  ({time.perf_counter() - started:.0f} s)", flush=True)
-        stored[name] = figures
+    for case in args.cases:
+        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed)
+        if args.write:  # after every case, so an interrupted run keeps what it measured
+            stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
+            stored[case] = figures
+            STRENGTH_FILE.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
     if args.write:
-        STRENGTH_FILE.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
         print(f"written to {STRENGTH_FILE}")
 
 

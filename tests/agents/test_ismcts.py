@@ -118,3 +118,27 @@ def test_the_tree_is_kept_between_moves() -> None:
     _advance_to_a_choice(state, seat)
     agent.act(PlayerView.for_agent(state, seat, agent, Rng(2)))
     assert nodes > 0 and len(agent.tree) > nodes
+
+
+def test_a_solo_playout_never_stops_the_game_while_it_can_go_on() -> None:
+    game = oakwood.load("nutty")
+    state, rng = game.new_state(1, 3), Rng(2)
+    stopped_by_choice = 0
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions(0)
+        action = game.playout_action(state, 0, legal, rng)
+        assert action in legal
+        stopped_by_choice += len(legal) > 1 and str(action) == "end game"
+        state.apply(0, action)
+    assert stopped_by_choice == 0
+    assert str(game.playout_action(state, 0, [game.parse_action("end game")], rng)) == "end game"
+
+
+def test_by_default_a_playout_move_is_uniformly_random() -> None:
+    game, rng = oakwood.load("barrell"), Rng(4)
+    state = game.new_state(2, 1)
+    legal = state.legal_actions(state.to_act()[0])
+    picks = {game.playout_action(state, 0, legal, rng) for _ in range(400)}
+    assert picks == set(legal)

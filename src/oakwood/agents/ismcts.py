@@ -11,7 +11,8 @@ The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel
   in a random order: each seat's key shows only who has chosen, not what.
 - **Availability counts in UCB**: an action's exploration term counts only the iterations in which it was
   legal (worlds differ in what is legal).
-- **Truncated playouts with a normalised evaluation**: after leaving the tree, random play continues for at
+- **Truncated playouts with a normalised evaluation**: after leaving the tree, random play (the game's
+  ``playout_action``, which may rule out absurd moves) continues for at
   most ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat
   (random play never ends some games here).
 - **The most visited action** is played; budgets are iterations, seconds, or both (whichever ends first).
@@ -169,10 +170,10 @@ class ISMCTSAgent:
             path.append((node, action, seat))
             world.apply(seat, action)
         steps = 0
+        playout_action = world.game.playout_action
         while steps < self.playout_steps and not world.is_terminal():
             seat = _pick_seat(world.to_act(), rng)
-            legal = world.legal_actions(seat)
-            world.apply(seat, legal[rng.randbelow(len(legal))])
+            world.apply(seat, playout_action(world, seat, world.legal_actions(seat), rng))
             steps += 1
         value = world.game.estimate_returns(world)
         for node, action, seat in path:

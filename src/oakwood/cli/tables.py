@@ -116,26 +116,31 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
     table.add_column("Game", style="bold cyan")
     table.add_column("Level")
     table.add_column("Plays as")
-    table.add_column("Measured strength", overflow="fold")
+    table.add_column("Measured: win share [95 % interval]", overflow="fold")
     for cls in games:
-        figures = measured.get(cls.name, {})
+        cases = [figures for figures in measured.values() if figures["game"] == cls.name]
         for level in LEVELS:
             settings = level_settings(cls, level)
             plays = level_bot(cls, level) + (f", {settings['iterations']} iterations" if settings else "")
-            table.add_row(cls.name if level == LEVELS[0] else "", level, plays, strength_text(figures, level))
+            lines = [line for figures in cases if (line := strength_line(figures, level))]
+            shown = "\n".join(lines) if lines else "[dim]not measured[/dim]"
+            table.add_row(cls.name if level == LEVELS[0] else "", level, plays, shown)
         table.add_section()
     if measured:
-        played = "; ".join(f"{name}: {figures['settings']}" for name, figures in measured.items())
-        table.caption = f"win share with its 95 % interval, seats rotating ({played}); benchmarks/strength.py"
+        table.caption = "seats rotating, one seat of the level against the level named; benchmarks/strength.py"
     return table
 
 
-def strength_text(figures: dict[str, Any], level: str) -> str:
-    """One level's measured win share and time per move, or why there is none."""
-    result = figures.get("levels", {}).get(level)
+def strength_line(figures: dict[str, Any], level: str) -> str:
+    """One level's measured result in one setting (and its time per move), or nothing."""
+    result = figures["levels"].get(level)
     if result is None:
-        return "the baseline" if level == "easy" and figures else "[dim]not measured[/dim]"
+        return ""
     low, high = result["ci95"]
-    text = f"{result['win_share']:.0%} [{low:.0%}–{high:.0%}] vs {result['opponent']} ({result['games']} games)"
+    share = f"{result['win_share']:.0%} [{low:.0%}–{high:.0%}]"
+    if result["opponent"] is None:
+        text = f"{figures['settings']}: wins {share}, mean score {result['mean_score']:.1f}"
+    else:
+        text = f"{figures['settings']}: {share} vs {result['opponent']}"
     seconds = figures.get("time", {}).get(f"{level}_seconds_per_move")
-    return text + (f", {seconds:.2f} s/move" if seconds is not None else "")
+    return f"{text} ({result['games']} games" + (f", {seconds:.2f} s a move)" if seconds is not None else ")")

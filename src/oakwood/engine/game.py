@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from .actions import ActionCodec
 from .errors import InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
 from .options import Options
-from .rng import check_seed
+from .rng import Rng, check_seed
 from .state import Decision, State
 
 #: Loaders refuse larger inputs before reading them: no game's position or history comes near these.
@@ -121,6 +121,15 @@ class Game(ABC, Generic[O]):
             total = sum(returns)
             return [r / total for r in returns] if total > 0 else [1.0 / n] * n
         return [0.5] if n == 1 else shares_from_scores(state.scores())
+
+    def playout_action(self, state: State, seat: int, legal: Sequence[Hashable], rng: Rng) -> Hashable:
+        """The move a search playout makes for ``seat`` among ``legal``: uniformly random by default.
+
+        Games override it to keep playouts away from moves no player would make in passing — a random
+        playout of a solo game that may stop at any moment mostly stops at once, and teaches the search
+        nothing but that stopping loses.
+        """
+        return legal[rng.randbelow(len(legal))]
 
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus (its canonical text by default)."""

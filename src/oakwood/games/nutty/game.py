@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from oakwood.engine import Game, State
+from oakwood.engine import Game, Rng, State
 
-from .actions import ALL_ACTIONS
+from .actions import ALL_ACTIONS, END_GAME
 from .evaluate import estimate
 from .options import NuttyOptions
 from .tree import TreeState
@@ -71,6 +71,13 @@ class Nutty(Game[NuttyOptions]):
         as the tree runs out (multiplayer); the chance to reach 20 points (solo). See ``evaluate.py``."""
         assert isinstance(state, TreeState)
         return estimate(state)
+
+    def playout_action(self, state: State, seat: int, legal: Sequence[Hashable], rng: Rng) -> Hashable:
+        """A random move, but never ``end game`` while another move remains: a solo playout that may stop at
+        any moment would mostly stop at once, scoring every line of play the same loss."""
+        if len(legal) > 1 and END_GAME in legal:
+            legal = [action for action in legal if action is not END_GAME]
+        return legal[rng.randbelow(len(legal))]
 
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus."""
