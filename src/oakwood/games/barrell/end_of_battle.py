@@ -50,11 +50,12 @@ class EndOfBattle(BarrellTable):
         self._run_stages(self.game.stages.index(stage) + 1)
 
     def _stage_reveal(self) -> bool:
-        """E1: reveal every card."""
+        """E1: reveal every card (and with them where the recalled cards are, BR-23)."""
         for field in self.fields:
             for card in field:
                 self.face_up |= BIT[card]
                 self.known[card] = self.all_seats
+        self._settle_recall()
         self.log(Event("reveal", {"fields": [names(f) for f in self.fields]}))
         return False
 

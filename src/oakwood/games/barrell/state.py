@@ -85,6 +85,7 @@ class BarrellState(EndOfBattle):
         self.jd_cover = 0
         self.jacks_void = 0
         self.jokers_done = 0
+        self.recall = [0] * self.num_players
         self.to_give = [0] * self.num_players
         self.gift_target = [-1] * self.num_players
         self.card_target = {}
@@ -139,7 +140,7 @@ class BarrellState(EndOfBattle):
             self.hands[seat] &= ~BIT[action.card]
             self.aside[seat] |= BIT[action.card]
             if not simultaneous:
-                self._forget_hand(seat)  # the others see a card set aside, not which one
+                self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
                 self.log(Event("mulligan_aside", {"seat": seat}, {"card": NAMES[action.card]}, frozenset({seat})))
             done = self.aside[seat].bit_count() >= self._mulligan_cap(seat) or not self.hands[seat]
         else:
@@ -166,6 +167,7 @@ class BarrellState(EndOfBattle):
                 self.aside[seat] = 0
                 drawn = self._draw(seat, count, pool)
                 self._forget_hand(seat)
+                self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
                 self.log(
                     Event(
                         "mulligan",
@@ -217,18 +219,19 @@ class BarrellState(EndOfBattle):
         self._settle_turn()
 
     def _apply_play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~BIT[card]
         self.fields[seat].append(card)
         if not IS_JACK[card]:
-            # Face down: nobody else knows it, nor which of the seat's hand cards it was.
-            self._forget_hand(seat)
-            self.known[card] = 1 << seat
+            # Face down: nobody else knows it, nor which of the seat's hand cards it was (BR-23).
+            self._hide_hand(seat, card)
+            self.hands[seat] &= ~BIT[card]
             self.log(Event("play", {"seat": seat, "face_up": False}, {"card": NAMES[card]}, frozenset({seat})))
             self._next_turn()
             return
         # BR-3: Jacks are played face up and take effect at once.
+        self.hands[seat] &= ~BIT[card]
         self.face_up |= BIT[card]
         self.known[card] = self.all_seats
+        self.recall[seat] &= ~BIT[card]  # seen on the table: no longer in doubt
         self.log(Event("play", {"seat": seat, "face_up": True, "card": NAMES[card]}))
         if self.jd_active and self.game.options.jod_scope == "rest_of_battle":
             self.jacks_void |= BIT[card]  # BR-11: the Jack of Diamonds cancels later Jacks
