@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
-from oakwood.engine import Decision, Event, Rng
+from oakwood.engine import Decision, Event, Rng, State
 
 from .actions import (
     GIFT,
@@ -18,9 +18,13 @@ from .actions import (
     JOKER_KEEP,
     KEEP,
     KEEP_ACTION,
+    MAX_SEATS,
     MULLIGAN,
+    MULLIGAN_ACTIONS,
     PASS,
+    PASS_ACTION,
     PLAY,
+    PLAY_ACTIONS,
     RETURN,
     RETURN_ACTIONS,
     SWAP,
@@ -55,6 +59,26 @@ from .phases import (
 from .table import names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
+
+# Prebuilt log entries for the hot path (the tuple ``State.log`` would build from the same ``Event``; logged
+# events are never modified, so states may share them): a face-down play, a face-up Jack, a pass.
+_PLAY_DOWN_EVENTS: Final = tuple(
+    tuple(("play", {"seat": s, "face_up": False}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_PLAY_UP_EVENTS: Final = tuple(
+    tuple(("play", {"seat": s, "face_up": True, "card": NAMES[c]}, None, None) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_PASS_EVENTS: Final = tuple(
+    (("pass", {"seat": s, "automatic": False}, None, None), ("pass", {"seat": s, "automatic": True}, None, None))
+    for s in range(MAX_SEATS)
+)
+# The canonical play / mulligan actions by identity (they are module constants, alive as long as the module):
+# the fast path recognises them with one dict lookup; any other object, an equal copy included, takes the
+# generic path, which decides legality by equality as always.
+_PLAY_CARD_BY_ID: Final = {id(a): a.card for a in PLAY_ACTIONS}
+_MULLIGAN_CARD_BY_ID: Final = {id(a): a.card for a in MULLIGAN_ACTIONS}
 
 
 class BarrellState(EndOfBattle):
@@ -209,30 +233,52 @@ class BarrellState(EndOfBattle):
                 continue
             if not self.hands[seat]:
                 self.passed |= 1 << seat
-                self.log(Event("pass", {"seat": seat, "automatic": True}))
+                if self.record_events:
+                    self._log = (_PASS_EVENTS[seat][1], self._log)
                 self.active = (seat + 1) % self.num_players
                 continue
             return
 
     def _next_turn(self) -> None:
-        self.active = (self.active + 1) % self.num_players
-        self._settle_turn()
+        seat = self.active + 1
+        if seat == self.num_players:
+            seat = 0
+        self.active = seat
+        # The common case first: that seat is still in and holds cards (then not everyone has passed).
+        if self.passed >> seat & 1 or not self.hands[seat]:
+            self._settle_turn()
 
     def _apply_play(self, seat: int, card: int) -> None:
         self.fields[seat].append(card)
         if not IS_JACK[card]:
-            # Face down: nobody else knows it, nor which of the seat's hand cards it was (BR-23).
-            self._hide_hand(seat, card)
-            self.hands[seat] &= ~BIT[card]
-            self.log(Event("play", {"seat": seat, "face_up": False}, {"card": NAMES[card]}, frozenset({seat})))
+            # Face down: nobody else knows it, nor which of the seat's hand cards it was. The cards everyone
+            # knew in that hand (the played one included) are now in the hand or among this seat's face-down
+            # cards (BR-23); the whole hand is known to the seat alone. Bits walked inline: the hot path.
+            everyone = self.all_seats
+            own = 1 << seat
+            known = self.known
+            recall = self.recall[seat]
+            mask = self.hands[seat]
+            while mask:
+                low = mask & -mask
+                held = low.bit_length() - 1
+                mask ^= low
+                if known[held] == everyone:
+                    recall |= low
+                known[held] = own
+            self.recall[seat] = recall
+            self.hands[seat] ^= BIT[card]
+            if self.record_events:
+                self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)
             self._next_turn()
             return
         # BR-3: Jacks are played face up and take effect at once.
-        self.hands[seat] &= ~BIT[card]
+        self.hands[seat] ^= BIT[card]
         self.face_up |= BIT[card]
         self.known[card] = self.all_seats
         self.recall[seat] &= ~BIT[card]  # seen on the table: no longer in doubt
-        self.log(Event("play", {"seat": seat, "face_up": True, "card": NAMES[card]}))
+        if self.record_events:
+            self._log = (_PLAY_UP_EVENTS[seat][card], self._log)
         if self.jd_active and self.game.options.jod_scope == "rest_of_battle":
             self.jacks_void |= BIT[card]  # BR-11: the Jack of Diamonds cancels later Jacks
             self.log(Event("cancelled", {"card": NAMES[card]}))
@@ -326,7 +372,8 @@ class BarrellState(EndOfBattle):
             self._apply_play(seat, action.card)
         elif verb == PASS:
             self.passed |= 1 << seat
-            self.log(Event("pass", {"seat": seat, "automatic": False}))
+            if self.record_events:
+                self._log = (_PASS_EVENTS[seat][0], self._log)
             self._next_turn()
         elif verb in (MULLIGAN, KEEP):
             self._apply_mulligan(seat, action)
@@ -347,6 +394,51 @@ class BarrellState(EndOfBattle):
             self._take_card(seat, action.card)
             self._continue_after(KING_OF_SPADES_PHASE)
 
+    # ------------------------------------------------------------------ the fast checked path
+    # Simulation and search call these public methods millions of times. The overrides below make the same
+    # checks as the generic ``State`` methods with far fewer calls for a turn (play, sequential mulligan),
+    # and hand everything else — commits, every refusal — to the generic methods, so errors stay identical.
+    # ``seat is self.active``: ``is``, not ``==``, because 1.0 and True equal seat 1 but are not seats (small
+    # ints are unique objects, so for a real seat identity is equality); ``active`` is -1 when nobody has
+    # the turn, hence the ``>= 0``.
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        if seat is self.active and seat >= 0:
+            if self.phase == PLAY_PHASE:
+                return self.game.play_actions(self.hands[seat])
+            legal = self._legal_actions(seat)
+            return legal if type(legal) is tuple else tuple(legal)
+        return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        if seat is self.active and seat >= 0:
+            phase = self.phase
+            if phase == PLAY_PHASE:
+                if action is PASS_ACTION:
+                    self.passed |= 1 << seat
+                    if self.record_events:
+                        self._log = (_PASS_EVENTS[seat][0], self._log)
+                    self._next_turn()
+                    self._history = ((seat, action), self._history)
+                    return
+                card = _PLAY_CARD_BY_ID.get(id(action), -1)
+                if card >= 0 and self.hands[seat] >> card & 1:
+                    self._apply_play(seat, card)
+                    self._history = ((seat, action), self._history)
+                    return
+            elif phase == MULLIGAN_PHASE:
+                card = _MULLIGAN_CARD_BY_ID.get(id(action), -1)
+                if action is KEEP_ACTION or (
+                    card >= 0
+                    and self.hands[seat] >> card & 1
+                    and self.aside[seat].bit_count() < self._mulligan_cap(seat)
+                ):
+                    self._apply_mulligan(seat, action)
+                    self._history = ((seat, action), self._history)
+                    return
+        State.apply(self, seat, action)
+
     def _why_illegal(self, seat: int, action: Any) -> str:
         from .explain import why_illegal
 
@@ -354,6 +446,9 @@ class BarrellState(EndOfBattle):
 
     def _is_terminal(self) -> bool:
         return self.phase == OVER
+
+    to_act = _to_act  # the fast path (above): no check needed, the hook itself
+    is_terminal = _is_terminal
 
     def _scores(self) -> list[float]:
         return [float(w) for w in self.wins]

@@ -215,20 +215,6 @@ class BarrellTable(State):
         for card in cards_of(self.hands[seat] | self.aside[seat]):
             self.known[card] = bit
 
-    def _hide_hand(self, seat: int, card: int) -> None:
-        """``seat`` plays ``card`` face down: the cards everyone knew in its hand (the played one included) are
-        now in its hand or among its face-down cards, nobody else knows which (BR-23); the rest of its hand
-        is known to itself alone, as always."""
-        everyone = self.all_seats
-        bit = 1 << seat
-        known = self.known
-        recall = self.recall[seat]
-        for held in cards_of(self.hands[seat] | BIT[card]):
-            if known[held] == everyone:
-                recall |= BIT[held]
-            known[held] = bit
-        self.recall[seat] = recall
-
     def _hide_aside(self, seat: int) -> None:
         """``seat`` sets a card aside in the sequential mulligan: the cards everyone knew in its hand are now in
         its hand or set aside, nobody else knows which (BR-23), until the cards set aside go into the Deck."""
