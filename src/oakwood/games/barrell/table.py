@@ -219,13 +219,17 @@ class BarrellTable(State):
         """``seat`` sets a card aside in the sequential mulligan: the cards everyone knew in its hand are now in
         its hand or set aside, nobody else knows which (BR-23), until the cards set aside go into the Deck."""
         everyone = self.all_seats
-        bit = 1 << seat
+        own = 1 << seat
         known = self.known
         recall = self.recall[seat]
-        for held in cards_of(self.hands[seat] | self.aside[seat]):
+        mask = self.hands[seat] | self.aside[seat]
+        while mask:  # the bits walked inline: once per card set aside, on the hot path
+            low = mask & -mask
+            held = low.bit_length() - 1
+            mask ^= low
             if known[held] == everyone:
-                recall |= BIT[held]
-            known[held] = bit
+                recall |= low
+            known[held] = own
         self.recall[seat] = recall
 
     def _settle_recall(self) -> None:
