@@ -61,13 +61,18 @@ from .table import names
 MULLIGAN_LIMIT: Final = 3  # BR-4
 
 # Prebuilt log entries for the hot path (the tuple ``State.log`` would build from the same ``Event``; logged
-# events are never modified, so states may share them): a face-down play, a face-up Jack, a pass.
+# events are never modified, so states may share them): a face-down play, a face-up Jack, a card set aside,
+# a pass.
 _PLAY_DOWN_EVENTS: Final = tuple(
     tuple(("play", {"seat": s, "face_up": False}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
     for s in range(MAX_SEATS)
 )
 _PLAY_UP_EVENTS: Final = tuple(
     tuple(("play", {"seat": s, "face_up": True, "card": NAMES[c]}, None, None) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_ASIDE_EVENTS: Final = tuple(
+    tuple(("mulligan_aside", {"seat": s}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
     for s in range(MAX_SEATS)
 )
 _PASS_EVENTS: Final = tuple(
@@ -165,7 +170,8 @@ class BarrellState(EndOfBattle):
             self.aside[seat] |= BIT[action.card]
             if not simultaneous:
                 self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
-                self.log(Event("mulligan_aside", {"seat": seat}, {"card": NAMES[action.card]}, frozenset({seat})))
+                if self.record_events:
+                    self._log = (_ASIDE_EVENTS[seat][action.card], self._log)
             done = self.aside[seat].bit_count() >= self._mulligan_cap(seat) or not self.hands[seat]
         else:
             done = True
@@ -190,7 +196,9 @@ class BarrellState(EndOfBattle):
                 discarded = cards_of(self.aside[seat])
                 self.aside[seat] = 0
                 drawn = self._draw(seat, count, pool)
-                self._forget_hand(seat)
+                if self.game.options.mulligan_mode == "simultaneous":
+                    # (In sequential mode setting the cards aside already hid the hand, and draws are private.)
+                    self._forget_hand(seat)
                 self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
                 self.log(
                     Event(
