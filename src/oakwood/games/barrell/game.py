@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -72,6 +72,11 @@ class Barrell(Game[BarrellOptions]):
             stages.append("kh")  # E7
         stages += ["discard", "ks", "draw"]  # E8, E9, E10–E11
         return tuple(stages)
+
+    @cached_property
+    def stage_steps(self) -> tuple[Callable[[Any], bool], ...]:
+        """The stage methods in ``stages`` order (looked up once, not per battle)."""
+        return tuple(getattr(BarrellState, "_stage_" + stage) for stage in self.stages)
 
     def play_actions(self, hand: int) -> tuple[Action, ...]:
         """The legal plays for a hand mask (every card, then ``pass``), in codec order."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
-from oakwood.engine import Decision, Event, Rng, State
+from oakwood.engine import Decision, Rng, State
 
 from .actions import (
     GIFT,
@@ -100,9 +100,7 @@ class BarrellState(EndOfBattle):
             for card in drawn:
                 self.hands[seat] |= BIT[card]
                 self.known[card] = 1 << seat
-            self.log(
-                Event("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
-            )
+            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
         self._start_battle()
 
     # ------------------------------------------------------------------ BATTLE_START
@@ -119,7 +117,7 @@ class BarrellState(EndOfBattle):
         self.gift_target = [-1] * self.num_players
         self.card_target = {}
         self.provisional_scores = None
-        self.log(Event("battle", {"battle": self.battle}))
+        self.emit("battle", {"battle": self.battle})
         if self.game.options.discard_recycle == "every_battle":
             self._recycle_discard()  # BR-4 variant
         self.first = self._roll_for_first()
@@ -130,11 +128,11 @@ class BarrellState(EndOfBattle):
         rolling = list(range(self.num_players))
         while True:
             rolls = {seat: 1 + self.rng.randbelow(6) for seat in rolling}
-            self.log(Event("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}}))
+            self.emit("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}})
             top = max(rolls.values())
             rolling = [s for s, r in rolls.items() if r == top]
             if len(rolling) == 1:
-                self.log(Event("first_player", {"seat": rolling[0]}))
+                self.emit("first_player", {"seat": rolling[0]})
                 return rolling[0]
 
     # ------------------------------------------------------------------ MULLIGAN (BR-4)
@@ -200,16 +198,14 @@ class BarrellState(EndOfBattle):
                     # (In sequential mode setting the cards aside already hid the hand, and draws are private.)
                     self._forget_hand(seat)
                 self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
-                self.log(
-                    Event(
-                        "mulligan",
-                        {"seat": seat, "count": count},
-                        {"discarded": names(discarded), "drawn": names(sorted(drawn))},
-                        frozenset({seat}),
-                    )
+                self.emit(
+                    "mulligan",
+                    {"seat": seat, "count": count},
+                    {"discarded": names(discarded), "drawn": names(sorted(drawn))},
+                    frozenset({seat}),
                 )
             else:
-                self.log(Event("mulligan", {"seat": seat, "count": 0}))
+                self.emit("mulligan", {"seat": seat, "count": 0})
         if pool:
             for card in pool:
                 self.known[card] = 0
@@ -289,16 +285,16 @@ class BarrellState(EndOfBattle):
             self._log = (_PLAY_UP_EVENTS[seat][card], self._log)
         if self.jd_active and self.game.options.jod_scope == "rest_of_battle":
             self.jacks_void |= BIT[card]  # BR-11: the Jack of Diamonds cancels later Jacks
-            self.log(Event("cancelled", {"card": NAMES[card]}))
+            self.emit("cancelled", {"card": NAMES[card]})
             self._next_turn()
             return
         if card == JACK_OF_CLUBS:
-            self.log(Event("battle_ends", {"by": NAMES[card]}))  # BR-11: the battle ends at once
+            self.emit("battle_ends", {"by": NAMES[card]})  # BR-11: the battle ends at once
             self._end_battle()
             return
         if card == JACK_OF_HEARTS:
             drawn = self._draw(seat, 2)  # BR-11: draw 2
-            self.log(Event("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat})))
+            self.emit("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat}))
         elif card == JACK_OF_DIAMONDS:
             self.jd_active = True
             self.jd_cover = 0
@@ -321,14 +317,14 @@ class BarrellState(EndOfBattle):
         self.fields[seat], self.fields[target] = self.fields[target], self.fields[seat]
         if self.game.options.jos_initiator_may_look:
             self._look_at_field(seat)
-        self.log(Event("swap", {"seat": seat, "target": target}))
+        self.emit("swap", {"seat": seat, "target": target})
 
     def _rotate_fields(self, seat: int) -> None:
         """BR-11 variant ``rotate_all``: every field moves one seat to the left (clockwise)."""
         self.fields = [self.fields[-1], *self.fields[:-1]]
         if self.game.options.jos_initiator_may_look:
             self._look_at_field(seat)
-        self.log(Event("rotate", {"seat": seat}))
+        self.emit("rotate", {"seat": seat})
 
     # ------------------------------------------------------------------ END_OF_BATTLE: E1–E11, end_of_battle.py
 
@@ -412,8 +408,15 @@ class BarrellState(EndOfBattle):
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         if seat is self.active and seat >= 0:
-            if self.phase == PLAY_PHASE:
+            phase = self.phase
+            if phase == PLAY_PHASE:
                 return self.game.play_actions(self.hands[seat])
+            if phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
+                held = self.hands[seat]
+                aside = self.aside[seat]
+                if aside.bit_count() >= min(MULLIGAN_LIMIT, (held | aside).bit_count()):
+                    return (KEEP_ACTION,)
+                return self.game.mulligan_actions(held)
             legal = self._legal_actions(seat)
             return legal if type(legal) is tuple else tuple(legal)
         return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Self
 
-from oakwood.engine import Event, InvariantError, State
+from oakwood.engine import InvariantError, State
 
 from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
 from .phases import MULLIGAN_PHASE, OVER
@@ -186,7 +186,7 @@ class BarrellTable(State):
         self.deck = self.discard + self.deck
         self.discard = []
         self.rng.shuffle(self.deck)
-        self.log(Event("recycle", {"deck": len(self.deck)}))
+        self.emit("recycle", {"deck": len(self.deck)})
 
     def _draw(self, seat: int, count: int, fallback: list[int] | None = None) -> list[int]:
         """Draw up to ``count`` cards; an empty Deck first takes the Discard, then the ``fallback`` cards
