@@ -8,7 +8,7 @@ position the state machine of ``state.py`` / ``end_of_battle.py`` cannot reach, 
 Cards and knowledge
   - C1 Every one of the 54 cards lies in exactly one zone (checked while reading, in ``notation.py``).
   - C2 A hand card is known to its holder alone, or to every seat (it went back to hand in view of all,
-    BR-21); the same for a card set aside in the mulligan, and in the sequential mulligan a player who has
+    BR-23); the same for a card set aside in the mulligan, and in the sequential mulligan a player who has
     set a card aside has hidden its whole hand again (known to itself alone).
   - C3 A face-down field card is known to the player who played it. It is known to another seat than its
     field's owner only after a J♠ trade this battle (the J♠ face up on the table, not cancelled), and then only
@@ -16,6 +16,12 @@ Cards and knowledge
     (``rotate_all``); under ``jos_initiator_may_look`` the J♠ player also knows every card it received, and
     nobody else knows a card it did not play. Jacks never lie face down; Deck cards are known to nobody;
     Discard, Queen Zone and face-up cards to all (how the notation reads them).
+  - C4 ``recall`` (BR-23) is empty outside play (the reveal settles it, and it starts empty each battle),
+    except for the seat setting cards aside in the sequential mulligan, whose recalled cards lie in its hand or
+    among those set aside. During play a seat's recalled cards lie in its hand or face down among the cards
+    it played (wherever a J♠ trade put them), and only a seat that has a face-down card of its own on the
+    table has any. Once a seat has a face-down card of its own on the table its hand is known to itself
+    alone (that play hid it).
 
 Zones per phase
   - Z1 Cards are set aside only during the mulligan; fields and the Queen Zone are empty during the mulligan,
@@ -200,6 +206,29 @@ class _Position:
                     if state.known[card] not in (own, everyone):
                         raise _fail(zone, f"{_p(seat)}'s {NAMES[card]} must be known to {_p(seat)} alone or to all")
         self.check_face_down_knowledge()
+        self.check_recall()
+
+    def check_recall(self) -> None:
+        """C4: what everyone recalls is in a hand or among its player's face-down cards, only during play."""
+        state = self.state
+        for seat in range(self.n):
+            recalled = state.recall[seat]
+            played = state.face_down_played_by(seat)
+            if recalled and self.phase == MULLIGAN_PHASE:
+                sequential = self.options.mulligan_mode == "sequential"
+                if not (sequential and seat == state.active and state.aside[seat]):
+                    raise _fail("recall", "in the mulligan only the seat setting cards aside (sequential) recalls")
+                if recalled & ~(state.hands[seat] | state.aside[seat]):
+                    raise _fail("recall", f"{_p(seat)}'s recalled cards lie in its hand or among those set aside")
+                continue
+            if recalled and not self.playing:
+                raise _fail("recall", "recalled cards exist only while cards are played (the reveal settles them)")
+            if recalled & ~(state.hands[seat] | played):
+                raise _fail("recall", f"{_p(seat)}'s recalled cards lie in its hand or among its face-down cards")
+            if recalled and not played:
+                raise _fail("recall", f"{_p(seat)} recalls cards only after playing one face down")
+            if played and any(state.known[c] != 1 << seat for c in cards_of(state.hands[seat])):
+                raise _fail("hands", f"{_p(seat)} played face down: its hand is known to itself alone")
 
     def check_face_down_knowledge(self) -> None:
         """C3: a face-down card is known to the player who played it; after a J♠ trade that may be another seat

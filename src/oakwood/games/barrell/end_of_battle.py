@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-from oakwood.engine import Event
-
 from . import scoring
 from .actions import GIFT, JOKER_KEEP, Action
 from .cards import (
@@ -40,9 +38,9 @@ class EndOfBattle(BarrellTable):
 
     def _run_stages(self, index: int) -> None:
         """Run the end-of-battle stages from ``index`` until one needs a decision or the battle is over."""
-        stages = self.game.stages
+        stages = self.game.stage_steps
         while index < len(stages):
-            if getattr(self, "_stage_" + stages[index])():
+            if stages[index](self):
                 return
             index += 1
 
@@ -50,19 +48,20 @@ class EndOfBattle(BarrellTable):
         self._run_stages(self.game.stages.index(stage) + 1)
 
     def _stage_reveal(self) -> bool:
-        """E1: reveal every card."""
+        """E1: reveal every card (and with them where the recalled cards are, BR-23)."""
         for field in self.fields:
             for card in field:
                 self.face_up |= BIT[card]
                 self.known[card] = self.all_seats
-        self.log(Event("reveal", {"fields": [names(f) for f in self.fields]}))
+        self._settle_recall()
+        self.emit("reveal", {"fields": [names(f) for f in self.fields]})
         return False
 
     def _stage_jokers(self) -> bool:
         """E2 (BR-12): each Joker's controller, in seat order from the first player, decides it."""
         if self.game.options.joker_timing == "after_provisional_score" and self.provisional_scores is None:
             self.provisional_scores = self._compute_scores()
-            self.log(Event("provisional_scores", {"scores": self.provisional_scores}))
+            self.emit("provisional_scores", {"scores": self.provisional_scores})
         for seat in self.seat_order():
             if any(IS_JOKER[c] and not self.jokers_done >> c & 1 for c in self.fields[seat]):
                 self.phase = JOKERS
@@ -76,13 +75,13 @@ class EndOfBattle(BarrellTable):
         if action is JOKER_KEEP:
             field.remove(joker)
             self._to_hand(seat, [joker])
-            self.log(Event("joker", {"seat": seat, "joker": NAMES[joker], "choice": "keep"}))
+            self.emit("joker", {"seat": seat, "joker": NAMES[joker], "choice": "keep"})
         else:
             self.jokers_done |= BIT[joker]
             others = [c for c in field if c != joker]
             self.fields[seat] = [joker]
             self._to_hand(seat, others)  # a second Joker goes back too (BR-12)
-            self.log(Event("joker", {"seat": seat, "joker": NAMES[joker], "choice": "field", "cards": names(others)}))
+            self.emit("joker", {"seat": seat, "joker": NAMES[joker], "choice": "field", "cards": names(others)})
         self.active = -1
         self._run_stages(self.game.stages.index(JOKERS))  # the next Joker, or the next stage
 
@@ -126,7 +125,7 @@ class EndOfBattle(BarrellTable):
         for card in cards:
             self.fields[seat].remove(card)
             self.fields[target].append(card)
-        self.log(Event("gift", {"seat": seat, "target": target, "cards": names(cards)}))
+        self.emit("gift", {"seat": seat, "target": target, "cards": names(cards)})
 
     def _apply_gift(self, seat: int, action: Action) -> None:
         seat_order = self.game.options.heart_gift_timing == "seat_order"
@@ -185,9 +184,9 @@ class EndOfBattle(BarrellTable):
             self.queen_zone.append(card)
             self.face_up &= ~BIT[card]
             if void >> card & 1:
-                self.log(Event("queen_zone", {"card": NAMES[card], "cancelled": True}))
+                self.emit("queen_zone", {"card": NAMES[card], "cancelled": True})
                 continue
-            self.log(Event("queen_zone", {"card": NAMES[card], "cancelled": False}))
+            self.emit("queen_zone", {"card": NAMES[card], "cancelled": False})
             if IS_QUEEN[card]:
                 reduced |= BIT[0] << (card // 13)
                 continue
@@ -200,7 +199,7 @@ class EndOfBattle(BarrellTable):
                     self.discard.append(victim)
                     self.face_up &= ~BIT[victim]
                 if cards:
-                    self.log(Event("destroy", {"seat": target, "cards": names(cards)}))
+                    self.emit("destroy", {"seat": target, "cards": names(cards)})
         return False
 
     def _compute_scores(self) -> list[int]:
@@ -230,7 +229,7 @@ class EndOfBattle(BarrellTable):
             self.drawn_streak += 1  # BR-15 counts every battle without a sole winner
         for seat in self.battle_winners:
             self.wins[seat] += 1
-        self.log(Event("battle_result", {"scores": scores, "winners": self.battle_winners, "wins": self.wins[:]}))
+        self.emit("battle_result", {"scores": scores, "winners": self.battle_winners, "wins": self.wins[:]})
         if self._game_decided():
             self._discard_table()
             self._finish_game()
@@ -248,7 +247,7 @@ class EndOfBattle(BarrellTable):
         self.phase = OVER
         self.active = -1
         self.need = 0
-        self.log(Event("game_over", {"wins": self.wins[:], "winners": self._winners()}))
+        self.emit("game_over", {"wins": self.wins[:], "winners": self._winners()})
 
     def _stage_kh(self) -> bool:
         """E7 (BR-10): an active King of Hearts returns one card of its controller's field to hand."""
@@ -265,14 +264,14 @@ class EndOfBattle(BarrellTable):
     def _return_card(self, seat: int, card: int) -> None:
         self.fields[seat].remove(card)
         self._to_hand(seat, [card])
-        self.log(Event("return", {"seat": seat, "card": NAMES[card]}))
+        self.emit("return", {"seat": seat, "card": NAMES[card]})
 
     def _stage_discard(self) -> bool:
         """E8: every field and Queen Zone card goes to Discard (noting who controls an active K♠)."""
         owner = self._field_owner(KING_OF_SPADES)
         self._ks_seat = owner if owner >= 0 and not self.void_mask() >> KING_OF_SPADES & 1 else -1
         self._discard_table()
-        self.log(Event("discard", {"discard": len(self.discard)}))
+        self.emit("discard", {"discard": len(self.discard)})
         return False
 
     def _stage_ks(self) -> bool:
@@ -290,13 +289,13 @@ class EndOfBattle(BarrellTable):
     def _take_card(self, seat: int, card: int) -> None:
         self.discard.remove(card)
         self._to_hand(seat, [card])
-        self.log(Event("take", {"seat": seat, "card": NAMES[card]}))
+        self.emit("take", {"seat": seat, "card": NAMES[card]})
 
     def _stage_draw(self) -> bool:
         """E10–E11: the winner draws 1; the game ends if nobody holds a card (BR-15), else a new battle."""
         for seat in self.battle_winners:
             drawn = self._draw(seat, 1)
-            self.log(Event("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat})))
+            self.emit("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat}))
         if not any(self.hands):
             self._finish_game()
             return True

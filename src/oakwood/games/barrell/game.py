@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -14,7 +14,22 @@ from .cards import cards_of
 from .options import BarrellOptions
 from .state import BarrellState
 
-_PLAY_CACHE_LIMIT = 200_000
+_SLICE_LIMIT = 100_000  # memoised slices per table before it is cleared (bounded memory over long runs)
+_SLICE = 18  # cards per slice: 54 = 3 × 18
+_TWO_SLICES = 2 * _SLICE
+_SLICE_MASK = (1 << _SLICE) - 1
+_PASS_ONLY = (PASS_ACTION,)
+_KEEP_ONLY = (KEEP_ACTION,)
+_Slices = dict[int, tuple[Action, ...]]
+
+
+def _slice_actions(table: _Slices, actions: tuple[Action, ...], bits: int, offset: int) -> tuple[Action, ...]:
+    """The actions of the cards in one slice of a hand (``bits`` shifted down by ``offset``), memoised."""
+    if len(table) >= _SLICE_LIMIT:
+        table.clear()
+    found = tuple([actions[offset + c] for c in cards_of(bits)])
+    table[bits] = found
+    return found
 
 
 class Barrell(Game[BarrellOptions]):
@@ -38,8 +53,8 @@ class Barrell(Game[BarrellOptions]):
 
     def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
-        self._play_cache: dict[int, tuple[Action, ...]] = {}
-        self._mulligan_cache: dict[int, tuple[Action, ...]] = {}
+        self._play_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
+        self._mulligan_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
 
     @cached_property
     def stages(self) -> tuple[str, ...]:
@@ -59,25 +74,40 @@ class Barrell(Game[BarrellOptions]):
         stages += ["discard", "ks", "draw"]  # E8, E9, E10–E11
         return tuple(stages)
 
+    @cached_property
+    def stage_steps(self) -> tuple[Callable[[Any], bool], ...]:
+        """The stage methods in ``stages`` order (looked up once, not per battle)."""
+        return tuple(getattr(BarrellState, "_stage_" + stage) for stage in self.stages)
+
     def play_actions(self, hand: int) -> tuple[Action, ...]:
-        """The legal plays for a hand mask (every card, then ``pass``), cached per hand."""
-        cached = self._play_cache.get(hand)
-        if cached is None:
-            if len(self._play_cache) >= _PLAY_CACHE_LIMIT:
-                self._play_cache.clear()
-            cached = (*(PLAY_ACTIONS[c] for c in cards_of(hand)), PASS_ACTION)
-            self._play_cache[hand] = cached
-        return cached
+        """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
+        # Whole hands rarely repeat between games, so the tuple is joined from memoised tuples of its three
+        # 18-card slices: three lookups and a join instead of a walk over the hand's bits.
+        low, mid, high = self._play_slices
+        a = low.get(hand & _SLICE_MASK)
+        if a is None:
+            a = _slice_actions(low, PLAY_ACTIONS, hand & _SLICE_MASK, 0)
+        b = mid.get(hand >> _SLICE & _SLICE_MASK)
+        if b is None:
+            b = _slice_actions(mid, PLAY_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
+        c = high.get(hand >> _TWO_SLICES)
+        if c is None:
+            c = _slice_actions(high, PLAY_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES)
+        return a + b + c + _PASS_ONLY
 
     def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
-        """The mulligan choices for a hand mask (set any card aside, then ``keep``), cached per hand."""
-        cached = self._mulligan_cache.get(hand)
-        if cached is None:
-            if len(self._mulligan_cache) >= _PLAY_CACHE_LIMIT:
-                self._mulligan_cache.clear()
-            cached = (*(MULLIGAN_ACTIONS[c] for c in cards_of(hand)), KEEP_ACTION)
-            self._mulligan_cache[hand] = cached
-        return cached
+        """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
+        low, mid, high = self._mulligan_slices
+        a = low.get(hand & _SLICE_MASK)
+        if a is None:
+            a = _slice_actions(low, MULLIGAN_ACTIONS, hand & _SLICE_MASK, 0)
+        b = mid.get(hand >> _SLICE & _SLICE_MASK)
+        if b is None:
+            b = _slice_actions(mid, MULLIGAN_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
+        c = high.get(hand >> _TWO_SLICES)
+        if c is None:
+            c = _slice_actions(high, MULLIGAN_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES)
+        return a + b + c + _KEEP_ONLY
 
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's estimated share of the match win: battles won, the current battle's field values and

@@ -7,10 +7,15 @@ slots, so sizes and knowledge stay identical. The one public fact about face-dow
 not Jacks (Jacks are always played face up, BR-3), so face-down slots receive non-Jacks only. Hidden
 choices of other seats (heart recipients, a simultaneous mulligan) are re-sampled too; the engine gives the
 world a generator (and a past) of its own.
+
+Perfect recall (BR-23): a card everyone saw go into a hand stays there in every world while it is known
+exactly (``known``); once its holder has played face down, it is in that hand or among the face-down cards
+that holder played (``recall``), and worlds keep it there — the rest is drawn uniformly from what remains.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from oakwood.engine import Rng
@@ -35,7 +40,7 @@ def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
                 world.aside[p] = 0
     known = world.known
     jd_cover = world.jd_cover
-    face_down_slots: list[tuple[int, int, int, bool]] = []  # (field owner, index, knowledge, J♦ mark)
+    face_down_slots: list[tuple[int, int, int, bool, int]] = []  # (field owner, index, knowledge, J♦ mark, player)
     pooled: list[int] = []
     hand_slots: list[tuple[int, int]] = []  # (seat, knowledge)
     aside_slots: list[tuple[int, int]] = []
@@ -55,35 +60,51 @@ def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
     for p, field in enumerate(world.fields):
         for i, card in enumerate(field):
             if not world.face_up & BIT[card] and not known[card] & bit:
-                face_down_slots.append((p, i, known[card], bool(jd_cover & BIT[card])))
+                face_down_slots.append((p, i, known[card], bool(jd_cover & BIT[card]), world.player_of(card, p)))
                 jd_cover &= ~BIT[card]
                 pooled.append(card)
     pooled.extend(world.deck)
+    hand_pins, aside_pins, down_pins = _place_recalled(
+        world, seat, hand_slots, aside_slots, face_down_slots, pooled, rng
+    )
+    pinned = 0
+    for card in (*hand_pins.values(), *aside_pins.values(), *down_pins.values()):
+        pinned |= BIT[card]
+    free = [c for c in pooled if not pinned & BIT[c]] if pinned else pooled
     # Face-down slots take non-Jacks; every other slot takes any of the rest. Sorted before shuffling, so the
     # world depends only on what the seat knows (and ``rng``), not on where the hidden cards really are.
-    pooled.sort()
-    rng.shuffle(pooled)
-    non_jacks = [c for c in pooled if not IS_JACK[c]]
-    down_cards = non_jacks[: len(face_down_slots)]
+    free.sort()
+    rng.shuffle(free)
+    non_jacks = [c for c in free if not IS_JACK[c]]
+    down_cards = non_jacks[: len(face_down_slots) - len(down_pins)]
     chosen = 0
     for card in down_cards:
         chosen |= BIT[card]
-    rest = [c for c in pooled if not chosen & BIT[c]]
-    for (p, i, who, covered), card in zip(face_down_slots, down_cards, strict=True):
+    rest = [c for c in free if not chosen & BIT[c]]
+    position = 0
+    for index, (p, i, who, covered, _player) in enumerate(face_down_slots):
+        card = down_pins.get(index, -1)
+        if card < 0:
+            card = down_cards[position]
+            position += 1
         world.fields[p][i] = card
         known[card] = who
         if covered:
             jd_cover |= BIT[card]
     world.jd_cover = jd_cover
     position = 0
-    for p, who in hand_slots:
-        card = rest[position]
-        position += 1
+    for index, (p, who) in enumerate(hand_slots):
+        card = hand_pins.get(index, -1)
+        if card < 0:
+            card = rest[position]
+            position += 1
         world.hands[p] |= BIT[card]
         known[card] = who
-    for p, who in aside_slots:
-        card = rest[position]
-        position += 1
+    for index, (p, who) in enumerate(aside_slots):
+        card = aside_pins.get(index, -1)
+        if card < 0:
+            card = rest[position]
+            position += 1
         world.aside[p] |= BIT[card]
         known[card] = who
     world.deck = rest[position:]
@@ -91,6 +112,70 @@ def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
         known[card] = 0
     _resample_choices(world, seat, rng)
     return world
+
+
+def _completions(free: int, free_jacks: int, down: int) -> int:
+    """How many ways ``free`` cards (``free_jacks`` of them Jacks) fill ``down`` face-down slots (non-Jacks
+    only) and the ``free - down`` other slots."""
+    return math.perm(free - free_jacks, down) * math.factorial(free - down)
+
+
+def _place_recalled(
+    world: BarrellState,
+    seat: int,
+    hand_slots: list[tuple[int, int]],
+    aside_slots: list[tuple[int, int]],
+    face_down_slots: list[tuple[int, int, int, bool, int]],
+    pooled: list[int],
+    rng: Rng,
+) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """BR-23: place the recalled cards hidden from ``seat`` — each in its player's hand, among the cards it set
+    aside in the mulligan, or among the face-down cards it played (Jacks never lie face down) — as (hand slot →
+    card, aside slot → card, face-down slot → card), uniformly among all the worlds the seat thinks possible.
+
+    Each player's recalled cards go to its slots uniformly (Jacks first, never face down); a placement that
+    puts ``k`` of them face down leaves ``_completions(…, D − k)`` ways to fill the other slots, so it is kept
+    with probability proportional to that number (rejection sampling), which makes the whole world uniform."""
+    bit = 1 << seat
+    known = world.known
+    # Per player: its candidate slots as (kind, index) — kind 0 hand, 1 aside, 2 face down — and its cards.
+    groups: list[tuple[list[tuple[int, int]], list[tuple[int, int]], list[int], list[int]]] = []
+    pinned = 0
+    most_down = 0
+    for p in range(world.num_players):
+        hidden = [c for c in cards_of(world.recall[p]) if not known[c] & bit] if p != seat else []
+        if not hidden:
+            continue
+        jacks = [c for c in hidden if IS_JACK[c]]
+        others = [c for c in hidden if not IS_JACK[c]]
+        up = [(0, j) for j, slot in enumerate(hand_slots) if slot[0] == p]
+        up += [(1, j) for j, slot in enumerate(aside_slots) if slot[0] == p]
+        downs = [(2, j) for j, slot in enumerate(face_down_slots) if slot[4] == p]
+        groups.append((up, downs, jacks, others))
+        most_down += min(len(downs), len(others))
+        for card in hidden:
+            pinned |= BIT[card]
+    if not groups:
+        return {}, {}, {}
+    free = [c for c in pooled if not pinned & BIT[c]]
+    free_jacks = sum(1 for c in free if IS_JACK[c])
+    total_down = len(face_down_slots)
+    best = _completions(len(free), free_jacks, total_down - most_down)
+    while True:
+        pins: tuple[dict[int, int], dict[int, int], dict[int, int]] = ({}, {}, {})
+        for up, downs, jacks, others in groups:
+            open_up = up[:]
+            open_slots = up + downs
+            for card in jacks:
+                kind, index = open_up.pop(rng.randbelow(len(open_up)))
+                open_slots.remove((kind, index))
+                pins[kind][index] = card
+            for card in others:
+                kind, index = open_slots.pop(rng.randbelow(len(open_slots)))
+                pins[kind][index] = card
+        weight = _completions(len(free), free_jacks, total_down - len(pins[2]))
+        if weight == best or rng.random() * best < weight:
+            return pins
 
 
 def _resample_choices(world: BarrellState, seat: int, rng: Rng) -> None:

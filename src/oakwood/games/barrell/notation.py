@@ -21,6 +21,8 @@ listed in ``consistency.py``.
   it cancelled; ``give``/``gifts``/``targets``: the E3 hearts to give, the chosen recipients and per-card
   recipients; ``jokers``: Jokers already decided; ``scores``/``prov``/``bwin``: the battle's (provisional)
   scores and winners; ``rng`` is ``seed:counter``.
+- ``recall`` (optional, written only when not empty): per seat, the cards every seat knows to be in that hand
+  or among the cards it played face down this battle, not which (BR-23), e.g. ``recall=9S.KH|``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ KEYS = (
     "jvoid", "hands", "aside", "fields", "queen", "deck", "discard", "give", "gifts", "targets", "jokers", "scores",
     "prov", "bwin",
 )  # fmt: skip
+#: Fields written only when they hold something (positions without them read as before).
+OPTIONAL_KEYS = ("recall",)
 
 
 # ---------------------------------------------------------------------------------------------- writing
@@ -116,7 +120,10 @@ def write(state: BarrellState) -> str:
         "prov": _ints(state.provisional_scores),
         "bwin": _seats(sum(1 << s for s in state.battle_winners)),
     }
-    return "barrell " + " ".join(f"{key}={parts[key]}" for key in KEYS)
+    text = "barrell " + " ".join(f"{key}={parts[key]}" for key in KEYS)
+    if any(state.recall):
+        text += " recall=" + "|".join(_cards(cards_of(m)) for m in state.recall)
+    return text
 
 
 # ---------------------------------------------------------------------------------------------- parsing
@@ -225,8 +232,10 @@ def parse(game: Barrell, text: str) -> BarrellState:
     values: dict[str, str] = {}
     for token in tokens[1:]:
         key, eq, value = token.partition("=")
-        if not eq or key not in KEYS:
-            raise InvalidNotationError(f"unknown field (the fields are {', '.join(KEYS)})", text=token)
+        if not eq or (key not in KEYS and key not in OPTIONAL_KEYS):
+            raise InvalidNotationError(
+                f"unknown field (the fields are {', '.join((*KEYS, *OPTIONAL_KEYS))})", text=token
+            )
         if key in values:
             raise InvalidNotationError("field given twice", field=key, text=token)
         values[key] = value
@@ -314,6 +323,8 @@ def parse(game: Barrell, text: str) -> BarrellState:
     state.jokers_done = read.card_mask("jokers", values["jokers"])
     state.battle_scores = read.ints("scores", values["scores"], *SCORE_RANGE)
     state.provisional_scores = read.ints("prov", values["prov"], *SCORE_RANGE)
+    if "recall" in values:
+        state.recall = [read.card_mask("recall", part) for part in read.per_seat("recall", values["recall"])]
     bwin = read.seats("bwin", values["bwin"])
     state.battle_winners = [s for s in range(n) if bwin >> s & 1]
     check_position(state)

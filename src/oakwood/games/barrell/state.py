@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
-from oakwood.engine import Decision, Event, Rng
+from oakwood.engine import Decision, Rng, State
 
 from .actions import (
     GIFT,
@@ -18,9 +18,13 @@ from .actions import (
     JOKER_KEEP,
     KEEP,
     KEEP_ACTION,
+    MAX_SEATS,
     MULLIGAN,
+    MULLIGAN_ACTIONS,
     PASS,
+    PASS_ACTION,
     PLAY,
+    PLAY_ACTIONS,
     RETURN,
     RETURN_ACTIONS,
     SWAP,
@@ -56,6 +60,31 @@ from .table import names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
 
+# Prebuilt log entries for the hot path (the tuple ``State.log`` would build from the same ``Event``; logged
+# events are never modified, so states may share them): a face-down play, a face-up Jack, a card set aside,
+# a pass.
+_PLAY_DOWN_EVENTS: Final = tuple(
+    tuple(("play", {"seat": s, "face_up": False}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_PLAY_UP_EVENTS: Final = tuple(
+    tuple(("play", {"seat": s, "face_up": True, "card": NAMES[c]}, None, None) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_ASIDE_EVENTS: Final = tuple(
+    tuple(("mulligan_aside", {"seat": s}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
+    for s in range(MAX_SEATS)
+)
+_PASS_EVENTS: Final = tuple(
+    (("pass", {"seat": s, "automatic": False}, None, None), ("pass", {"seat": s, "automatic": True}, None, None))
+    for s in range(MAX_SEATS)
+)
+# The canonical play / mulligan actions by identity (they are module constants, alive as long as the module):
+# the fast path recognises them with one dict lookup; any other object, an equal copy included, takes the
+# generic path, which decides legality by equality as always.
+_PLAY_CARD_BY_ID: Final = {id(a): a.card for a in PLAY_ACTIONS}
+_MULLIGAN_CARD_BY_ID: Final = {id(a): a.card for a in MULLIGAN_ACTIONS}
+
 
 class BarrellState(EndOfBattle):
     """One Barrell match."""
@@ -71,9 +100,7 @@ class BarrellState(EndOfBattle):
             for card in drawn:
                 self.hands[seat] |= BIT[card]
                 self.known[card] = 1 << seat
-            self.log(
-                Event("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
-            )
+            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
         self._start_battle()
 
     # ------------------------------------------------------------------ BATTLE_START
@@ -85,11 +112,12 @@ class BarrellState(EndOfBattle):
         self.jd_cover = 0
         self.jacks_void = 0
         self.jokers_done = 0
+        self.recall = [0] * self.num_players
         self.to_give = [0] * self.num_players
         self.gift_target = [-1] * self.num_players
         self.card_target = {}
         self.provisional_scores = None
-        self.log(Event("battle", {"battle": self.battle}))
+        self.emit("battle", {"battle": self.battle})
         if self.game.options.discard_recycle == "every_battle":
             self._recycle_discard()  # BR-4 variant
         self.first = self._roll_for_first()
@@ -100,11 +128,11 @@ class BarrellState(EndOfBattle):
         rolling = list(range(self.num_players))
         while True:
             rolls = {seat: 1 + self.rng.randbelow(6) for seat in rolling}
-            self.log(Event("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}}))
+            self.emit("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}})
             top = max(rolls.values())
             rolling = [s for s, r in rolls.items() if r == top]
             if len(rolling) == 1:
-                self.log(Event("first_player", {"seat": rolling[0]}))
+                self.emit("first_player", {"seat": rolling[0]})
                 return rolling[0]
 
     # ------------------------------------------------------------------ MULLIGAN (BR-4)
@@ -139,8 +167,9 @@ class BarrellState(EndOfBattle):
             self.hands[seat] &= ~BIT[action.card]
             self.aside[seat] |= BIT[action.card]
             if not simultaneous:
-                self._forget_hand(seat)  # the others see a card set aside, not which one
-                self.log(Event("mulligan_aside", {"seat": seat}, {"card": NAMES[action.card]}, frozenset({seat})))
+                self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
+                if self.record_events:
+                    self._log = (_ASIDE_EVENTS[seat][action.card], self._log)
             done = self.aside[seat].bit_count() >= self._mulligan_cap(seat) or not self.hands[seat]
         else:
             done = True
@@ -165,17 +194,18 @@ class BarrellState(EndOfBattle):
                 discarded = cards_of(self.aside[seat])
                 self.aside[seat] = 0
                 drawn = self._draw(seat, count, pool)
-                self._forget_hand(seat)
-                self.log(
-                    Event(
-                        "mulligan",
-                        {"seat": seat, "count": count},
-                        {"discarded": names(discarded), "drawn": names(sorted(drawn))},
-                        frozenset({seat}),
-                    )
+                if self.game.options.mulligan_mode == "simultaneous":
+                    # (In sequential mode setting the cards aside already hid the hand, and draws are private.)
+                    self._forget_hand(seat)
+                self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
+                self.emit(
+                    "mulligan",
+                    {"seat": seat, "count": count},
+                    {"discarded": names(discarded), "drawn": names(sorted(drawn))},
+                    frozenset({seat}),
                 )
             else:
-                self.log(Event("mulligan", {"seat": seat, "count": 0}))
+                self.emit("mulligan", {"seat": seat, "count": 0})
         if pool:
             for card in pool:
                 self.known[card] = 0
@@ -207,41 +237,64 @@ class BarrellState(EndOfBattle):
                 continue
             if not self.hands[seat]:
                 self.passed |= 1 << seat
-                self.log(Event("pass", {"seat": seat, "automatic": True}))
+                if self.record_events:
+                    self._log = (_PASS_EVENTS[seat][1], self._log)
                 self.active = (seat + 1) % self.num_players
                 continue
             return
 
     def _next_turn(self) -> None:
-        self.active = (self.active + 1) % self.num_players
-        self._settle_turn()
+        seat = self.active + 1
+        if seat == self.num_players:
+            seat = 0
+        self.active = seat
+        # The common case first: that seat is still in and holds cards (then not everyone has passed).
+        if self.passed >> seat & 1 or not self.hands[seat]:
+            self._settle_turn()
 
     def _apply_play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~BIT[card]
         self.fields[seat].append(card)
         if not IS_JACK[card]:
-            # Face down: nobody else knows it, nor which of the seat's hand cards it was.
-            self._forget_hand(seat)
-            self.known[card] = 1 << seat
-            self.log(Event("play", {"seat": seat, "face_up": False}, {"card": NAMES[card]}, frozenset({seat})))
+            # Face down: nobody else knows it, nor which of the seat's hand cards it was. The cards everyone
+            # knew in that hand (the played one included) are now in the hand or among this seat's face-down
+            # cards (BR-23); the whole hand is known to the seat alone. Bits walked inline: the hot path.
+            everyone = self.all_seats
+            own = 1 << seat
+            known = self.known
+            recall = self.recall[seat]
+            mask = self.hands[seat]
+            while mask:
+                low = mask & -mask
+                held = low.bit_length() - 1
+                mask ^= low
+                if known[held] == everyone:
+                    recall |= low
+                known[held] = own
+            self.recall[seat] = recall
+            self.hands[seat] ^= BIT[card]
+            if self.record_events:
+                self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)
             self._next_turn()
             return
         # BR-3: Jacks are played face up and take effect at once.
+        self.hands[seat] ^= BIT[card]
         self.face_up |= BIT[card]
         self.known[card] = self.all_seats
-        self.log(Event("play", {"seat": seat, "face_up": True, "card": NAMES[card]}))
+        self.recall[seat] &= ~BIT[card]  # seen on the table: no longer in doubt
+        if self.record_events:
+            self._log = (_PLAY_UP_EVENTS[seat][card], self._log)
         if self.jd_active and self.game.options.jod_scope == "rest_of_battle":
             self.jacks_void |= BIT[card]  # BR-11: the Jack of Diamonds cancels later Jacks
-            self.log(Event("cancelled", {"card": NAMES[card]}))
+            self.emit("cancelled", {"card": NAMES[card]})
             self._next_turn()
             return
         if card == JACK_OF_CLUBS:
-            self.log(Event("battle_ends", {"by": NAMES[card]}))  # BR-11: the battle ends at once
+            self.emit("battle_ends", {"by": NAMES[card]})  # BR-11: the battle ends at once
             self._end_battle()
             return
         if card == JACK_OF_HEARTS:
             drawn = self._draw(seat, 2)  # BR-11: draw 2
-            self.log(Event("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat})))
+            self.emit("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat}))
         elif card == JACK_OF_DIAMONDS:
             self.jd_active = True
             self.jd_cover = 0
@@ -264,14 +317,14 @@ class BarrellState(EndOfBattle):
         self.fields[seat], self.fields[target] = self.fields[target], self.fields[seat]
         if self.game.options.jos_initiator_may_look:
             self._look_at_field(seat)
-        self.log(Event("swap", {"seat": seat, "target": target}))
+        self.emit("swap", {"seat": seat, "target": target})
 
     def _rotate_fields(self, seat: int) -> None:
         """BR-11 variant ``rotate_all``: every field moves one seat to the left (clockwise)."""
         self.fields = [self.fields[-1], *self.fields[:-1]]
         if self.game.options.jos_initiator_may_look:
             self._look_at_field(seat)
-        self.log(Event("rotate", {"seat": seat}))
+        self.emit("rotate", {"seat": seat})
 
     # ------------------------------------------------------------------ END_OF_BATTLE: E1–E11, end_of_battle.py
 
@@ -323,7 +376,8 @@ class BarrellState(EndOfBattle):
             self._apply_play(seat, action.card)
         elif verb == PASS:
             self.passed |= 1 << seat
-            self.log(Event("pass", {"seat": seat, "automatic": False}))
+            if self.record_events:
+                self._log = (_PASS_EVENTS[seat][0], self._log)
             self._next_turn()
         elif verb in (MULLIGAN, KEEP):
             self._apply_mulligan(seat, action)
@@ -344,6 +398,58 @@ class BarrellState(EndOfBattle):
             self._take_card(seat, action.card)
             self._continue_after(KING_OF_SPADES_PHASE)
 
+    # ------------------------------------------------------------------ the fast checked path
+    # Simulation and search call these public methods millions of times. The overrides below make the same
+    # checks as the generic ``State`` methods with far fewer calls for a turn (play, sequential mulligan),
+    # and hand everything else — commits, every refusal — to the generic methods, so errors stay identical.
+    # ``seat is self.active``: ``is``, not ``==``, because 1.0 and True equal seat 1 but are not seats (small
+    # ints are unique objects, so for a real seat identity is equality); ``active`` is -1 when nobody has
+    # the turn, hence the ``>= 0``.
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        if seat is self.active and seat >= 0:
+            phase = self.phase
+            if phase == PLAY_PHASE:
+                return self.game.play_actions(self.hands[seat])
+            if phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
+                held = self.hands[seat]
+                aside = self.aside[seat]
+                if aside.bit_count() >= min(MULLIGAN_LIMIT, (held | aside).bit_count()):
+                    return (KEEP_ACTION,)
+                return self.game.mulligan_actions(held)
+            legal = self._legal_actions(seat)
+            return legal if type(legal) is tuple else tuple(legal)
+        return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        if seat is self.active and seat >= 0:
+            phase = self.phase
+            if phase == PLAY_PHASE:
+                if action is PASS_ACTION:
+                    self.passed |= 1 << seat
+                    if self.record_events:
+                        self._log = (_PASS_EVENTS[seat][0], self._log)
+                    self._next_turn()
+                    self._history = ((seat, action), self._history)
+                    return
+                card = _PLAY_CARD_BY_ID.get(id(action), -1)
+                if card >= 0 and self.hands[seat] >> card & 1:
+                    self._apply_play(seat, card)
+                    self._history = ((seat, action), self._history)
+                    return
+            elif phase == MULLIGAN_PHASE:
+                card = _MULLIGAN_CARD_BY_ID.get(id(action), -1)
+                if action is KEEP_ACTION or (
+                    card >= 0
+                    and self.hands[seat] >> card & 1
+                    and self.aside[seat].bit_count() < self._mulligan_cap(seat)
+                ):
+                    self._apply_mulligan(seat, action)
+                    self._history = ((seat, action), self._history)
+                    return
+        State.apply(self, seat, action)
+
     def _why_illegal(self, seat: int, action: Any) -> str:
         from .explain import why_illegal
 
@@ -351,6 +457,9 @@ class BarrellState(EndOfBattle):
 
     def _is_terminal(self) -> bool:
         return self.phase == OVER
+
+    to_act = _to_act  # the fast path (above): no check needed, the hook itself
+    is_terminal = _is_terminal
 
     def _scores(self) -> list[float]:
         return [float(w) for w in self.wins]

@@ -3,7 +3,11 @@
 Zones: ``hands`` and ``aside`` (mulligan cards set aside) are bit masks per seat; ``fields`` are lists in play
 order; ``queen_zone``, ``deck`` (bottom → top) and ``discard`` are lists. ``known[card]`` is the bit mask of
 seats that know where that card is (per-card ``known_to``, RULINGS §5); face-up and public cards are known to
-every seat. The rules that move cards live in ``state.py`` and ``end_of_battle.py``.
+every seat. ``recall[seat]`` holds the cards every seat knows to be in that seat's hand, among the cards it
+set aside in the mulligan or among the cards it played face down this battle, without knowing which (BR-23):
+they were known in its hand when it set a card aside or played one face down. The Deck takes the cards set
+aside (mixed: recall ends), and the reveal (E1) shows which of them stayed in hand. The rules that move
+cards live in ``state.py`` and ``end_of_battle.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Self
 
-from oakwood.engine import Event, InvariantError, State
+from oakwood.engine import InvariantError, State
 
 from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
 from .phases import MULLIGAN_PHASE, OVER
@@ -36,6 +40,7 @@ class BarrellTable(State):
     fields: list[list[int]]
     face_up: int
     known: list[int]
+    recall: list[int]  # per seat: publicly known to be in its hand or among its face-down cards (BR-23)
     queen_zone: list[int]
     deck: list[int]
     discard: list[int]
@@ -74,6 +79,7 @@ class BarrellTable(State):
         state.fields = [[] for _ in range(n)]
         state.face_up = 0
         state.known = [0] * DECK_SIZE
+        state.recall = [0] * n
         state.queen_zone = []
         state.deck = []
         state.discard = []
@@ -108,6 +114,7 @@ class BarrellTable(State):
         twin.fields = [f[:] for f in self.fields]
         twin.face_up = self.face_up
         twin.known = self.known[:]
+        twin.recall = self.recall[:]
         twin.queen_zone = self.queen_zone[:]
         twin.deck = self.deck[:]
         twin.discard = self.discard[:]
@@ -154,6 +161,22 @@ class BarrellTable(State):
                 return seat
         return -1
 
+    def player_of(self, card: int, owner: int) -> int:
+        """Who played the face-down ``card`` lying in ``owner``'s field: a face-down card is known to the player
+        who played it, and to the field's owner besides only when that owner received it in the battle's one
+        J♠ trade (BR-11), so a seat other than the owner that knows it is the player."""
+        other = self.known[card] & ~(1 << owner)
+        return other.bit_length() - 1 if other else owner
+
+    def face_down_played_by(self, seat: int) -> int:
+        """The mask of face-down cards on the table that ``seat`` played (wherever a J♠ trade put them)."""
+        mask = 0
+        for owner, field in enumerate(self.fields):
+            for card in field:
+                if not self.face_up & BIT[card] and self.player_of(card, owner) == seat:
+                    mask |= BIT[card]
+        return mask
+
     def _recycle_discard(self) -> None:
         """Shuffle the battle Discard pile into the Deck (BR-4; BR-11: an empty Deck reshuffles Discard)."""
         if not self.discard:
@@ -163,7 +186,7 @@ class BarrellTable(State):
         self.deck = self.discard + self.deck
         self.discard = []
         self.rng.shuffle(self.deck)
-        self.log(Event("recycle", {"deck": len(self.deck)}))
+        self.emit("recycle", {"deck": len(self.deck)})
 
     def _draw(self, seat: int, count: int, fallback: list[int] | None = None) -> list[int]:
         """Draw up to ``count`` cards; an empty Deck first takes the Discard, then the ``fallback`` cards
@@ -191,6 +214,32 @@ class BarrellTable(State):
         bit = 1 << seat
         for card in cards_of(self.hands[seat] | self.aside[seat]):
             self.known[card] = bit
+
+    def _hide_aside(self, seat: int) -> None:
+        """``seat`` sets a card aside in the sequential mulligan: the cards everyone knew in its hand are now in
+        its hand or set aside, nobody else knows which (BR-23), until the cards set aside go into the Deck."""
+        everyone = self.all_seats
+        own = 1 << seat
+        known = self.known
+        recall = self.recall[seat]
+        mask = self.hands[seat] | self.aside[seat]
+        while mask:  # the bits walked inline: once per card set aside, on the hot path
+            low = mask & -mask
+            held = low.bit_length() - 1
+            mask ^= low
+            if known[held] == everyone:
+                recall |= low
+            known[held] = own
+        self.recall[seat] = recall
+
+    def _settle_recall(self) -> None:
+        """E1: every face-down card is revealed, so the recalled cards not on the table are still in their
+        hands, and everyone knows it again (BR-23)."""
+        everyone = self.all_seats
+        for seat in range(self.num_players):
+            for card in cards_of(self.recall[seat] & self.hands[seat]):
+                self.known[card] = everyone
+            self.recall[seat] = 0
 
     def _to_hand(self, seat: int, cards: list[int]) -> None:
         """Revealed cards return to a hand: everyone saw them go."""
@@ -258,5 +307,12 @@ class BarrellTable(State):
         for card in (*self.discard, *self.queen_zone):
             if self.known[card] != self.all_seats:
                 raise InvariantError(f"{NAMES[card]} is public but not known to all")
+        for seat in range(self.num_players):
+            recalled = self.recall[seat]
+            held = self.hands[seat] | self.aside[seat]
+            if recalled & ~(held | self.face_down_played_by(seat)):
+                raise InvariantError(f"P{seat + 1}'s recalled cards left its hand and face-down cards")
+            if any(self.known[c] != 1 << seat for c in cards_of(recalled & held)):
+                raise InvariantError(f"P{seat + 1}'s recalled cards are known exactly")
         if self.phase != OVER and not self._to_act():
             raise InvariantError(f"nobody to act in phase {self.phase}")

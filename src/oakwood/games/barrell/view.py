@@ -71,6 +71,8 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": hand_sizes,
         "aside_sizes": aside_sizes,
         "known_in_hands": known_in_hands,
+        # BR-23: what everyone knows is in each hand or among its player's face-down cards, not which.
+        "recalled": [[NAMES[c] for c in cards_of(m)] for m in state.recall],
         "fields": fields,
         "queen_zone": [NAMES[c] for c in state.queen_zone],
         "deck_size": len(state.deck),
