@@ -11,7 +11,8 @@ and alone (a solo game) each level's win rate with its interval and mean score. 
 ``expert`` (alone, or against ``medium``) in this process, timing every search: the median seconds per move of
 ``expert``, that of ``hard`` (scaled by the ratio of budgets) and the iterations per second.
 
-``--write`` stores the figures in ``src/oakwood/agents/strength.json`` (shown by ``oakwood games``).
+``--write`` stores the figures in ``src/oakwood/agents/strength.json`` (shown by ``oakwood games``);
+``--table`` prints the stored figures as the Markdown table of ``benchmarks/README.md``.
 
     python benchmarks/strength.py                                   # every case, the default number of games
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
@@ -158,6 +159,26 @@ def _score(result: dict[str, Any]) -> str:
     return f", mean score {result['mean_score']:.1f}" if "mean_score" in result else ""
 
 
+def markdown_table(stored: dict[str, Any]) -> str:
+    """The stored figures as a Markdown table, one row per case and level."""
+    rows = [
+        "| case | level | against | games | win share [95 %] | equal share | s a move | iterations/s | commit |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for case, figures in stored.items():
+        players, timing = figures["players"], figures["time"]
+        for level, result in figures["levels"].items():
+            low, high = result["ci95"]
+            seconds = timing.get(f"{level}_seconds_per_move")
+            rows.append(
+                f"| {case} | {level} | {result['opponent'] or 'solo'}{_score(result)} | {result['games']} "
+                f"| {result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} "
+                f"| {'' if seconds is None else f'{seconds:.2f}'} "
+                f"| {timing['iterations_per_second'] if seconds is not None else ''} | {figures['commit']} |"
+            )
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
@@ -166,7 +187,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
+    parser.add_argument("--table", action="store_true", help="print the stored figures as Markdown and stop")
     args = parser.parse_args()
+    if args.table:
+        print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
+        return
     for case in args.cases:
         figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed)
         if args.write:  # after every case, so an interrupted run keeps what it measured
