@@ -366,7 +366,11 @@ class TreeState(State):
 
     # ------------------------------------------------------------------ hidden information
     def resample_hidden(self, twin: TreeState, rng: Any) -> None:
-        """Re-deal every unseen card (face-down tree slots, Leaf Deck, unrevealed out-of-play) in ``twin``."""
+        """Re-deal every unseen card (face-down tree slots, Leaf Deck, unrevealed out-of-play) in ``twin``.
+
+        NS-18, perfect recall: a seen card is public and never hides again, so every card any seat has seen
+        keeps its place in the world; the unseen ones were never seen by anyone and are drawn uniformly.
+        """
         pool = [slot[0] for limb in twin.limbs for slot in limb if not slot[1]]
         pool += twin.deck
         pool += twin.out_hidden
