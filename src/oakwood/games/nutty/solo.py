@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from .game import Nutty
 
 
+_PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+
+
 @cache
 def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """NS-17 setup, before the shuffle: the kept cards in kind order, the box, the market (per composition
@@ -103,7 +106,7 @@ class SoloState(TreeState):
 
     def wealth(self) -> int:
         """Points available for payments: cheeks, Backpack and nest (NS-17 c; never the burrow)."""
-        pack = {"": 0, "b": 1, "g": 5}[self.pack[0]]
+        pack = _PACK_POINTS[self.pack[0]]
         return self.cheeks_b[0] + 5 * self.cheeks_g[0] + pack + self.nest_b[0] + 5 * self.nest_g[0]
 
     def pay(self, amount: int, named: str = "") -> tuple[list[int], int]:

@@ -41,6 +41,11 @@ _STASH_B, _STASH_G = A.STASH["b"], A.STASH["g"]
 _UNSTASH_B, _UNSTASH_G = A.UNSTASH["b"], A.UNSTASH["g"]
 _BURY_B, _BURY_G = A.BURY["b"], A.BURY["g"]
 _PLACE = A.PLACE
+# Prebuilt log entries (the tuples ``_event`` would build) for the most frequent events: shared, never mutated.
+_END_TURN_EVENTS = tuple(("end_turn", {"seat": s}, None, None) for s in range(6))
+_GATHER_EVENTS = tuple({c: ("gather", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_DROP_EVENTS = tuple({c: ("drop", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_MOVE_EVENTS: dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
 
 
 class NuttyState(Flipping, Powers):
@@ -254,7 +259,8 @@ class NuttyState(Flipping, Powers):
         _HANDLERS[action.verb](self, seat, action)
 
     def _do_end(self, s: int, act: Act) -> None:
-        self._event("end_turn", seat=s)
+        if self.record_events:
+            self._log = (_END_TURN_EVENTS[s], self._log)
         self._end_turn()
 
     def _do_move(self, s: int, act: Act) -> None:
@@ -272,7 +278,13 @@ class NuttyState(Flipping, Powers):
             elif is_broken(self.limbs[act.limb][act.pos]):
                 self._spend_copy(s, SWINGING)
             self.where[s] = at(act.limb, act.pos)
-        self._event("move", seat=s, to=_PLACE[act.limb][act.pos], cost=cost, ap=self.ap)
+        if self.record_events:
+            key = (s, act.limb, act.pos, cost, self.ap)
+            event = _MOVE_EVENTS.get(key)
+            if event is None:
+                public = {"seat": s, "to": _PLACE[act.limb][act.pos], "cost": cost, "ap": self.ap}
+                event = _MOVE_EVENTS[key] = ("move", public, None, None)
+            self._log = (event, self._log)
 
     # Flip and the event cards: flip.py. Lasso, Spittoon, Sticky Fingers, Owl, Doppelgänger: powers.py.
 
@@ -297,13 +309,15 @@ class NuttyState(Flipping, Powers):
         limb, pos = divmod(self.where[s], STRIDE)
         self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
         self.give_carried(s, act.colour)
-        self._event("gather", seat=s, colour=act.colour)
+        if self.record_events:
+            self._log = (_GATHER_EVENTS[s][act.colour], self._log)
 
     def _do_drop(self, s: int, act: Act) -> None:
         limb, pos = divmod(self.where[s], STRIDE)
         self.take_carried(s, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
-        self._event("drop", seat=s, colour=act.colour)
+        if self.record_events:
+            self._log = (_DROP_EVENTS[s][act.colour], self._log)
 
     def _do_pack(self, s: int, act: Act) -> None:
         if act.colour == "b":

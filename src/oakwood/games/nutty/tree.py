@@ -98,11 +98,12 @@ class TreeState(State):
 
     def _deal(self, deck: list[str], setup_acorns: bool) -> None:
         """Deal six limbs of five face-down cards from ``deck`` (top = last); NS-2 setup acorns."""
-        for limb in range(6):
-            for pos in range(LIMB_LENGTH):
-                brown = 1 if setup_acorns and pos in (2, 4) else 0
-                self.limbs[limb].append((deck.pop(), False, brown, 0))
-                self.supply_b -= brown
+        browns = (0, 0, 1, 0, 1) if setup_acorns else (0, 0, 0, 0, 0)  # NS-2: cards 3 and 5 (solo: none)
+        pop = deck.pop
+        for limb in self.limbs:
+            for brown in browns:
+                limb.append((pop(), False, brown, 0))
+        self.supply_b -= 6 * sum(browns)
         self.deck = deck
 
     def _copy_tree_into(self, twin: TreeState) -> None:
