@@ -1,4 +1,5 @@
-"""One scenario (or more) per Nutty Squirrels ruling NS-1 … NS-16, written in notation."""
+"""One scenario (or more) per Nutty Squirrels ruling NS-1 … NS-16, written in notation (NS-17: test_solo*.py;
+NS-18: test_recall.py)."""
 
 from __future__ import annotations
 

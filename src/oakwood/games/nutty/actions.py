@@ -20,6 +20,12 @@ def place_name(limb: int, pos: int) -> str:
     return "trunk" if limb < 0 else f"L{limb + 1}c{pos + 1}"
 
 
+#: ``place_name`` of every position by limb, then card (the trunk at -1, -1): built once, for the hot paths.
+PLACE: dict[int, dict[int, str]] = {-1: {-1: "trunk"}} | {
+    limb: {pos: place_name(limb, pos) for pos in range(LIMB_LENGTH)} for limb in range(LIMBS)
+}
+
+
 class Act(NamedTuple):
     """One turn decision. Unused fields keep their defaults; ``str()`` is the canonical text.
 

@@ -25,9 +25,11 @@ class Powers(TurnState):
     """The power actions of a multiplayer turn."""
 
     # ------------------------------------------------------------------ when a power may be used
-    def _power_actions(self, s: int, w: int, spare: int, out: list[Act]) -> None:
-        """Lasso, Spittoon, Sticky Fingers, Owl and Doppelgänger (NS-11 … NS-13)."""
-        if spare >= 1 and w != TRUNK and self.has(s, LASSO):
+    def _power_actions(self, s: int, w: int, spare: int, copy: str, out: list[Act]) -> None:
+        """Lasso, Spittoon, Sticky Fingers, Owl and Doppelgänger (NS-11 … NS-13) for the seat to act, ``s``,
+        whose Doppelgänger copies ``copy`` ("" when none or spent: ``has`` inlined)."""
+        mine = self.powers[s]
+        if spare >= 1 and w != TRUNK and (LASSO in mine or copy == LASSO):
             limb, pos = divmod(w, STRIDE)
             for sl, sp in self.lasso_sources(s, limb, pos):
                 src = self.limbs[sl][sp]
@@ -35,16 +37,16 @@ class Powers(TurnState):
                     out.append(A.LASSO[sl][sp]["b"])
                 if src[3]:
                     out.append(A.LASSO[sl][sp]["g"])
-        if spare >= 1 and not self.spit_used and self.has(s, SPITTOON):
+        if spare >= 1 and not self.spit_used and (SPITTOON in mine or copy == SPITTOON):
             for sl, cards in enumerate(self.limbs):
                 for sp, src in enumerate(cards):
                     if src[2]:
                         out.append(A.SPIT[sl][sp]["b"])
                     if src[3]:
                         out.append(A.SPIT[sl][sp]["g"])
-        if spare >= 1 and not self.sticky_used and self.has(s, STICKY):
+        if spare >= 1 and not self.sticky_used and (STICKY in mine or copy == STICKY):
             self._sticky_actions(s, w, out)
-        if self.has(s, OWL):
+        if OWL in mine or copy == OWL:
             others = [v for v in range(self.num_players) if v != s and self.where[v] != TRUNK]
             limbs = {self.where[v] // STRIDE for v in others}
             if w == TRUNK:
@@ -54,8 +56,7 @@ class Powers(TurnState):
             for v in range(self.num_players):
                 if v != s:
                     out += [A.OWL_POWER[v][p] for p in self.powers[v]]
-        if DOPPEL in self.powers[s] and not self.copy:
-            mine = self.powers[s]
+        if DOPPEL in mine and not self.copy:
             theirs = {p for v in range(self.num_players) if v != s for p in self.powers[v]}
             out += [A.COPY[p] for p in POWERS if p in theirs and p not in mine and p != DOPPEL]
 

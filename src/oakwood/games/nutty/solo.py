@@ -8,6 +8,7 @@ when nothing is left to gain (``reach.py``), or when the player ends it. Which a
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import Event, InvalidOptionError, InvariantError
@@ -32,13 +33,34 @@ from .cards import (
     SWINGING,
     TREE_SIZE,
     WIND,
+    composition,
     expand,
 )
 from .payment import MOVE_COST, PRICE
-from .tree import CHEEKS, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
+from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
     from .game import Nutty
+
+
+_PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+
+
+@cache
+def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """NS-17 setup, before the shuffle: the kept cards in kind order, the box, the market (per composition
+    option ``text``, computed once per composition, not once per game)."""
+    keep = SOLO_KEEP_WITH_EVENTS if keep_events else SOLO_KEEP
+    deck: list[str] = []
+    box: list[str] = []
+    market: list[str] = []
+    for kind in expand(composition(text)):
+        (deck if kind in keep else box).append(kind)
+    for power in MARKET:
+        if power in box:
+            box.remove(power)
+            market.append(power)
+    return tuple(deck), tuple(box), tuple(market)
 
 
 class SoloState(TreeState):
@@ -56,23 +78,17 @@ class SoloState(TreeState):
         self.cards = game.options.cards
         self._init_tree(1)
         self.phase, self.result, self.actions_taken = "play", "", 0
-        self._cache = None
         if start is None:
             self._setup()
 
     # ================================================================== SETUP (NS-17)
     def _setup(self) -> None:
         """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
-        keep = SOLO_KEEP_WITH_EVENTS if self.game.options.solo_keep_events else SOLO_KEEP
-        deck: list[str] = []
-        box: list[str] = []
-        for kind in expand(self.cards):
-            (deck if kind in keep else box).append(kind)
-        for power in MARKET:
-            if power in box:
-                box.remove(power)
-                self.market.append(power)
-        self.box = box
+        options = self.game.options
+        deck_kinds, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
+        deck = list(deck_kinds)
+        self.market.extend(market)
+        self.box = list(box)
         if len(deck) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
@@ -90,7 +106,7 @@ class SoloState(TreeState):
 
     def wealth(self) -> int:
         """Points available for payments: cheeks, Backpack and nest (NS-17 c; never the burrow)."""
-        pack = {"": 0, "b": 1, "g": 5}[self.pack[0]]
+        pack = _PACK_POINTS[self.pack[0]]
         return self.cheeks_b[0] + 5 * self.cheeks_g[0] + pack + self.nest_b[0] + 5 * self.nest_g[0]
 
     def pay(self, amount: int, named: str = "") -> tuple[list[int], int]:
@@ -132,16 +148,54 @@ class SoloState(TreeState):
                     out.append((side, pos))
         return out
 
+    def _steps(self) -> list[tuple[int, int, int]]:
+        """``(limb, pos, cost)`` of every possible move: ``moves_from`` with ``move_cost`` inlined, impossible
+        moves left out (legal actions are listed once per step, so this is a hot path)."""
+        w = self.where[0]
+        limbs = self.limbs
+        swinging = SWINGING in self.powers[0]
+        out = []
+        if w < 0:  # outward onto card 1 of each limb: 1 point onto a revealed card, BB only with Swinging
+            for limb in range(6):
+                cards = limbs[limb]
+                if cards:
+                    kind, up = cards[0][:2]
+                    if not up:
+                        out.append((limb, 0, 0))
+                    elif kind != BROKEN or swinging:
+                        out.append((limb, 0, 1))
+            return out
+        limb, pos = divmod(w, STRIDE)
+        cards = limbs[limb]
+        if pos == 0:
+            out.append((-1, -1, 0))  # inward is free
+        else:
+            kind, up = cards[pos - 1][:2]
+            if not (up and kind == BROKEN) or swinging:
+                out.append((limb, pos - 1, 0))
+        if pos + 1 < len(cards):
+            kind, up = cards[pos + 1][:2]
+            if not up:
+                out.append((limb, pos + 1, 0))
+            elif kind != BROKEN or swinging:
+                out.append((limb, pos + 1, 1))
+        if FLYING in self.powers[0]:  # sideways: free, never onto a revealed Broken Branch
+            for side in ((limb + 5) % 6, (limb + 1) % 6):
+                other = limbs[side]
+                if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
+                    out.append((side, pos, 0))
+        return out
+
     # ================================================================== decisions
     def _to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (0,)
 
-    def _legal_actions(self, seat: int) -> list[Act]:
-        if self._cache is None:
-            acts = self._actions()
-            acts.sort(key=A.ORDER.__getitem__)
-            self._cache = acts
-        return self._cache
+    to_act = _to_act  # no check needed: the hook itself
+
+    def _compute_legal(self) -> tuple[Act, ...]:
+        acts = self._actions()
+        acts.sort(key=A.ORDER.__getitem__)
+        return tuple(acts)
 
     def _actions(self) -> list[Act]:
         if self.phase == "fools":  # NS-8: settle Fool's Gold first
@@ -152,9 +206,8 @@ class SoloState(TreeState):
         w = self.where[0]
         wealth = self.wealth()
         named: list[str] | None = None  # the other ways to pay a step, computed when first needed
-        for limb, pos in self.moves_from():
-            cost = self.move_cost(limb, pos)
-            if 0 <= cost <= wealth:
+        for limb, pos, cost in self._steps():
+            if cost <= wealth:
                 if limb < 0:
                     out.append(A.MOVE_TRUNK)
                     continue
@@ -226,10 +279,10 @@ class SoloState(TreeState):
 
     # ================================================================== applying
     def _apply(self, seat: int, action: Any) -> None:
-        self._cache = None
+        self._cache, self._cache_seat = None, NOBODY
         act: Act = action
         self.actions_taken += 1
-        getattr(self, "_do_" + act.verb.replace(" ", "_"))(act)
+        _HANDLERS[act.verb](self, act)
         if self.phase == "play":  # not while a Fool's Gold waits for the player's choice
             self._check_end()
 
@@ -245,9 +298,9 @@ class SoloState(TreeState):
         self.where[0] = at(act.limb, act.pos)
         if cost:
             taken, change = self.pay(cost, act.pay)
-            self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=cost, taken=taken, change=change)
+            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=cost, taken=taken, change=change)
         else:
-            self._event("move", seat=0, to=place_name(act.limb, act.pos), paid=0)
+            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=0)
         kind, up = self.limbs[act.limb][act.pos][:2]
         if not up:  # NS-17 b: landing on a face-down card flips it at once
             self._flip(act.limb, act.pos)
@@ -266,7 +319,7 @@ class SoloState(TreeState):
         """
         kind, _, brown, golden = self.limbs[limb][pos]
         self.limbs[limb][pos] = (kind, True, brown, golden)
-        self._event("flip", seat=0, at=place_name(limb, pos), card=kind)
+        self._event("flip", seat=0, at=A.PLACE[limb][pos], card=kind)
         self._resolve(limb, pos)
         if self.phase not in ("over", "bribe"):
             self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
@@ -540,7 +593,7 @@ class SoloState(TreeState):
         self._copy_base_into(twin)
         self._copy_tree_into(twin)
         twin.phase, twin.result, twin.actions_taken = self.phase, self.result, self.actions_taken
-        twin._cache = self._cache
+        twin._cache, twin._cache_seat = self._cache, self._cache_seat
         return twin
 
     def _check_invariants(self) -> None:
@@ -567,4 +620,12 @@ class SoloState(TreeState):
         if result not in ("-", "won", "lost", "ended"):
             raise bad("expected -, won, lost or ended", "result", result)
         self.phase, self.result = phase, "" if result == "-" else result
-        self._cache = None
+        self._cache, self._cache_seat = None, NOBODY
+
+
+#: Each verb's handler, looked up once per action instead of building its method name.
+_HANDLERS: dict[str, Any] = {
+    verb: getattr(SoloState, "_do_" + verb.replace(" ", "_"))
+    for verb in dict.fromkeys(a.verb for a in A.ALL_ACTIONS)
+    if hasattr(SoloState, "_do_" + verb.replace(" ", "_"))
+}

@@ -16,6 +16,7 @@ from . import actions as A
 from .actions import Act
 from .cards import (
     BACKPACK,
+    BROKEN,
     DOPPEL,
     FLYING,
     POWERS,
@@ -24,12 +25,27 @@ from .cards import (
 )
 from .flip import Flipping
 from .powers import Powers
-from .tree import CHEEKS, STRIDE, TRUNK, at, is_broken, sort_powers
+from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
     from .game import Nutty
 
 NO_WAY = 99  # the cost of a move that is impossible
+_SEATS = tuple((seat,) for seat in range(6))  # the to_act tuples, built once
+_ORDER = A.ORDER.__getitem__
+_MOVE = A.MOVE
+_GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
+_DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
+_PACK_B, _PACK_G = A.PACK["b"], A.PACK["g"]
+_STASH_B, _STASH_G = A.STASH["b"], A.STASH["g"]
+_UNSTASH_B, _UNSTASH_G = A.UNSTASH["b"], A.UNSTASH["g"]
+_BURY_B, _BURY_G = A.BURY["b"], A.BURY["g"]
+_PLACE = A.PLACE
+# Prebuilt log entries (the tuples ``_event`` would build) for the most frequent events: shared, never mutated.
+_END_TURN_EVENTS = tuple(("end_turn", {"seat": s}, None, None) for s in range(6))
+_GATHER_EVENTS = tuple({c: ("gather", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_DROP_EVENTS = tuple({c: ("drop", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_MOVE_EVENTS: dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
 
 
 class NuttyState(Flipping, Powers):
@@ -56,14 +72,14 @@ class NuttyState(Flipping, Powers):
 
     # ================================================================== THE TURN: legal actions
     def _to_act(self) -> tuple[int, ...]:
-        return () if self.phase == "over" else (self.current,)
+        return () if self.phase == "over" else _SEATS[self.current]
 
-    def _legal_actions(self, seat: int) -> list[Act]:
-        if self._cache is None:
-            acts = self._fools_actions() if self.phase == "fools" else self._turn_actions()
-            acts.sort(key=A.ORDER.__getitem__)
-            self._cache = acts
-        return self._cache
+    to_act = _to_act  # no check needed: the hook itself
+
+    def _compute_legal(self) -> tuple[Act, ...]:
+        acts = self._fools_actions() if self.phase == "fools" else self._turn_actions()
+        acts.sort(key=_ORDER)
+        return tuple(acts)
 
     def move_cost(self, seat: int, limb: int, pos: int) -> int:
         """AP to step onto a card: 1, or 2 onto a revealed Broken Branch (1 with Swinging Squirrel, NS-6)."""
@@ -121,86 +137,130 @@ class NuttyState(Flipping, Powers):
         return True
 
     def _turn_actions(self) -> list[Act]:
+        # The rules of ``moves_from``, ``_can_move``, ``move_cost`` and ``_reserve`` inlined (with ``has`` for
+        # the seat to act, whose copy counts until spent): this runs once per simulation step.
         s = self.current
         w = self.where[s]
-        spare = self.ap - self._reserve(s)
+        ap = self.ap
+        limbs = self.limbs
+        mine = self.powers[s]
+        copy = "" if self.copy_spent else self.copy
+        swinging = SWINGING in mine or copy == SWINGING
+        backpack = BACKPACK in mine or copy == BACKPACK
+        # ``has_room``: two in the cheeks, one more with a Backpack (NS-11)
+        room = self.cheeks_b[s] + self.cheeks_g[s] + (1 if self.pack[s] else 0) < CHEEKS + (1 if backpack else 0)
         out: list[Act] = []
-        slot = None
-        if w != TRUNK:
+        if w < 0:  # the trunk: card 1 of every limb (NS-16)
+            slot = None
+            spare = ap
+            out.append(A.END)
+            for limb in range(6):
+                cards = limbs[limb]
+                if cards:
+                    first = cards[0]
+                    if first[1] and first[0] == BROKEN:  # NS-6: only if the AP left can take it off again
+                        cost = 1 if swinging else 2
+                        if cost <= ap and ap - cost >= self.step_off_cost(s, limb, 0):
+                            out.append(_MOVE[limb][0])
+                    elif ap >= 1:
+                        out.append(_MOVE[limb][0])
+        else:
             limb, pos = divmod(w, STRIDE)
-            slot = self.limbs[limb][pos]
-        if slot is None or not is_broken(slot):
-            out.append(A.END)  # NS-6: a turn never ends on a Broken Branch
-        if slot is not None and not slot[1] and spare >= 1:
-            out.append(A.FLIP)
-        for tl, tp in self.moves_from(s):
-            if self._can_move(s, tl, tp):
-                out.append(A.MOVE_TRUNK if tl < 0 else A.MOVE[tl][tp])
-        if slot is not None:
+            cards = limbs[limb]
+            slot = cards[pos]
+            if slot[1] and slot[0] == BROKEN:
+                spare = ap - self.step_off_cost(s, limb, pos)  # NS-6: a turn never ends on a Broken Branch
+            else:
+                spare = ap
+                out.append(A.END)
+            if not slot[1] and spare >= 1:
+                out.append(A.FLIP)
+            targets = [(-1, -1) if pos == 0 else (limb, pos - 1)]
+            if pos + 1 < len(cards):
+                targets.append((limb, pos + 1))
+            if FLYING in mine or copy == FLYING:  # NS-13: same position next door, never onto a revealed BB
+                for side in ((limb + 5) % 6, (limb + 1) % 6):
+                    other = limbs[side]
+                    if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
+                        targets.append((side, pos))
+            for tl, tp in targets:
+                if tl < 0:
+                    if ap >= 1:
+                        out.append(A.MOVE_TRUNK)
+                    continue
+                target = limbs[tl][tp]
+                if target[1] and target[0] == BROKEN:
+                    cost = 1 if swinging else 2
+                    if cost <= ap and ap - cost >= self.step_off_cost(s, tl, tp):
+                        out.append(_MOVE[tl][tp])
+                elif ap >= 1:
+                    out.append(_MOVE[tl][tp])
             kind = slot[0]
-            if slot[1] and kind in POWERS and kind not in self.powers[s]:  # NS-5
-                if len(self.powers[s]) < 3:
+            if slot[1] and kind in POWERS and kind not in mine:  # NS-5
+                if len(mine) < 3:
                     out.append(A.CLAIM)
                 else:
-                    out += [A.CLAIM_SWAP[p] for p in self.powers[s] if not (p == DOPPEL and self.copy)]
-            room = self.has_room(s)
+                    out += [A.CLAIM_SWAP[p] for p in mine if not (p == DOPPEL and self.copy)]
             if room and slot[2]:
-                out.append(A.GATHER["b"])
+                out.append(_GATHER_B)
             if room and slot[3]:
-                out.append(A.GATHER["g"])
-        self._board_actions(s, w, slot, spare, out)
-        self._power_actions(s, w, spare, out)
+                out.append(_GATHER_G)
+        self._board_actions(s, w, slot, spare, room, backpack, out)
+        if mine or copy:
+            self._power_actions(s, w, spare, copy, out)
         return out
 
-    def _board_actions(self, s: int, w: int, slot: Any, spare: int, out: list[Act]) -> None:
-        """Drop, Backpack shuffling, and the trunk actions: Stash, Convert, Bury."""
+    def _board_actions(self, s: int, w: int, slot: Any, spare: int, room: bool, backpack: bool, out: list[Act]) -> None:
+        """Drop, Backpack shuffling, and the trunk actions: Stash, Convert, Bury (``room``: ``has_room``;
+        ``backpack``: whether the seat may use a Backpack)."""
         pack = self.pack[s]
-        has_b = self.cheeks_b[s] > 0 or pack == "b"
-        has_g = self.cheeks_g[s] > 0 or pack == "g"
+        cheeks_b, cheeks_g = self.cheeks_b[s], self.cheeks_g[s]
+        has_b = cheeks_b > 0 or pack == "b"
+        has_g = cheeks_g > 0 or pack == "g"
         if slot is not None:  # NS-16: acorns cannot be dropped on the trunk
             if has_b:
-                out.append(A.DROP["b"])
+                out.append(_DROP_B)
             if has_g:
-                out.append(A.DROP["g"])
-        if not pack and self.has(s, BACKPACK):
-            if self.cheeks_b[s]:
-                out.append(A.PACK["b"])
-            if self.cheeks_g[s]:
-                out.append(A.PACK["g"])
-        if pack and self.cheeks_b[s] + self.cheeks_g[s] < CHEEKS:
-            out.append(A.UNPACK)
+                out.append(_DROP_G)
+        if pack:
+            if cheeks_b + cheeks_g < CHEEKS:
+                out.append(A.UNPACK)
+        elif backpack:
+            if cheeks_b:
+                out.append(_PACK_B)
+            if cheeks_g:
+                out.append(_PACK_G)
         if w != TRUNK:
             return
         if has_b:
-            out.append(A.STASH["b"])
+            out.append(_STASH_B)
         if has_g:
-            out.append(A.STASH["g"])
-        if self.has_room(s):
-            if self.nest_b[s]:
-                out.append(A.UNSTASH["b"])
-            if self.nest_g[s]:
-                out.append(A.UNSTASH["g"])
+            out.append(_STASH_G)
+        nest_b, nest_g = self.nest_b[s], self.nest_g[s]
+        if room:
+            if nest_b:
+                out.append(_UNSTASH_B)
+            if nest_g:
+                out.append(_UNSTASH_G)
         if spare >= 1:
-            if self.nest_b[s] >= 5 and self.supply_g > 0:
+            if nest_b >= 5 and self.supply_g > 0:
                 out.append(A.CONVERT)
-            if has_b or self.nest_b[s]:
-                out.append(A.BURY["b"])
-            if has_g or self.nest_g[s]:
-                out.append(A.BURY["g"])
+            if has_b or nest_b:
+                out.append(_BURY_B)
+            if has_g or nest_g:
+                out.append(_BURY_G)
 
     def _fools_actions(self) -> list[Act]:
         return [A.EXCHANGE[place] for place in self.fools_places(self.current)]
 
     # ================================================================== THE TURN: applying an action
     def _apply(self, seat: int, action: Any) -> None:
-        self._cache = None
-        act: Act = action
-        verb = act.verb
-        handler = getattr(self, "_do_" + verb.replace(" ", "_"))
-        handler(seat, act)
+        self._cache, self._cache_seat = None, NOBODY
+        _HANDLERS[action.verb](self, seat, action)
 
     def _do_end(self, s: int, act: Act) -> None:
-        self._event("end_turn", seat=s)
+        if self.record_events:
+            self._log = (_END_TURN_EVENTS[s], self._log)
         self._end_turn()
 
     def _do_move(self, s: int, act: Act) -> None:
@@ -218,7 +278,13 @@ class NuttyState(Flipping, Powers):
             elif is_broken(self.limbs[act.limb][act.pos]):
                 self._spend_copy(s, SWINGING)
             self.where[s] = at(act.limb, act.pos)
-        self._event("move", seat=s, to=str(act)[5:], cost=cost, ap=self.ap)
+        if self.record_events:
+            key = (s, act.limb, act.pos, cost, self.ap)
+            event = _MOVE_EVENTS.get(key)
+            if event is None:
+                public = {"seat": s, "to": _PLACE[act.limb][act.pos], "cost": cost, "ap": self.ap}
+                event = _MOVE_EVENTS[key] = ("move", public, None, None)
+            self._log = (event, self._log)
 
     # Flip and the event cards: flip.py. Lasso, Spittoon, Sticky Fingers, Owl, Doppelgänger: powers.py.
 
@@ -243,13 +309,15 @@ class NuttyState(Flipping, Powers):
         limb, pos = divmod(self.where[s], STRIDE)
         self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
         self.give_carried(s, act.colour)
-        self._event("gather", seat=s, colour=act.colour)
+        if self.record_events:
+            self._log = (_GATHER_EVENTS[s][act.colour], self._log)
 
     def _do_drop(self, s: int, act: Act) -> None:
         limb, pos = divmod(self.where[s], STRIDE)
         self.take_carried(s, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
-        self._event("drop", seat=s, colour=act.colour)
+        if self.record_events:
+            self._log = (_DROP_EVENTS[s][act.colour], self._log)
 
     def _do_pack(self, s: int, act: Act) -> None:
         if act.colour == "b":
@@ -353,7 +421,7 @@ class NuttyState(Flipping, Powers):
         twin.copy, twin.copy_spent = self.copy, self.copy_spent
         twin.phase, twin.turns_left, twin.end_triggered = self.phase, self.turns_left, self.end_triggered
         twin.win_seats = self.win_seats[:]
-        twin._cache = self._cache
+        twin._cache, twin._cache_seat = self._cache, self._cache_seat
         return twin
 
     def _check_invariants(self) -> None:
@@ -367,3 +435,11 @@ class NuttyState(Flipping, Powers):
                 raise InvariantError(f"P{v + 1} stands on a card that does not exist")
         if self.ap < 0:
             raise InvariantError("negative action points")
+
+
+#: Each verb's handler, looked up once per action instead of building its method name.
+_HANDLERS: dict[str, Any] = {
+    verb: getattr(NuttyState, "_do_" + verb.replace(" ", "_"))
+    for verb in dict.fromkeys(a.verb for a in A.ALL_ACTIONS)
+    if hasattr(NuttyState, "_do_" + verb.replace(" ", "_"))
+}

@@ -25,6 +25,8 @@ from .cards import (
 )
 
 Slot = tuple[str, bool, int, int]
+#: ``_cache_seat`` when no legal tuple is cached for a seat: an object no caller can pass as a seat.
+NOBODY: Any = object()
 TRUNK = -1
 STRIDE = 16
 CHEEKS = 2
@@ -75,7 +77,10 @@ class TreeState(State):
     sappy_next: list[int]  # Sappy Feet beside the board, for the next turn
     sappy_now: list[int]  # Sappy Feet applied this turn, discarded at its end
     phase: str  # the mode's phase; "over" once the game has ended
-    _cache: list[Act] | None  # the legal actions of this position, computed when first asked for
+    _cache: tuple[Act, ...] | None  # the legal actions of this position, computed when first asked for
+    # The seat whose legal actions ``_cache`` holds, set only by ``legal_actions`` for a seat that is to act
+    # (else NOBODY): the invariant that makes the shortcut in ``legal_actions`` and ``apply`` safe.
+    _cache_seat: Any
 
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
@@ -89,14 +94,16 @@ class TreeState(State):
         self.stick_b, self.stick_g = [0] * n, [0] * n
         self.powers = [()] * n
         self.sappy_next, self.sappy_now = [0] * n, [0] * n
+        self._cache, self._cache_seat = None, NOBODY
 
     def _deal(self, deck: list[str], setup_acorns: bool) -> None:
         """Deal six limbs of five face-down cards from ``deck`` (top = last); NS-2 setup acorns."""
-        for limb in range(6):
-            for pos in range(LIMB_LENGTH):
-                brown = 1 if setup_acorns and pos in (2, 4) else 0
-                self.limbs[limb].append((deck.pop(), False, brown, 0))
-                self.supply_b -= brown
+        browns = (0, 0, 1, 0, 1) if setup_acorns else (0, 0, 0, 0, 0)  # NS-2: cards 3 and 5 (solo: none)
+        pop = deck.pop
+        for limb in self.limbs:
+            for brown in browns:
+                limb.append((pop(), False, brown, 0))
+        self.supply_b -= 6 * sum(browns)
         self.deck = deck
 
     def _copy_tree_into(self, twin: TreeState) -> None:
@@ -128,8 +135,59 @@ class TreeState(State):
     def _determinize(self, seat: int, rng: Rng) -> Self:
         twin = self._clone()
         self.resample_hidden(twin, rng)
-        twin._cache = None
+        twin._cache, twin._cache_seat = None, NOBODY
         return twin
+
+    # ------------------------------------------------------------------ the fast checked path
+    # Simulation and search call these public methods millions of times, and the generic wrappers cost
+    # about twenty Python calls per step. These overrides make exactly the same checks with a few calls, and
+    # hand every refusal to the generic State method so errors stay identical (as S'Quarrels does; see
+    # docs/ARCHITECTURE.md, "Departures").
+    @abstractmethod
+    def _compute_legal(self) -> tuple[Act, ...]:
+        """The legal actions of the seat to act, in codec order (the position has one)."""
+
+    def _legal_actions(self, seat: int) -> tuple[Act, ...]:
+        # The hook (``State.apply`` and the explanations call it for the seat to act): computed once per position.
+        legal = self._cache
+        if legal is None:
+            legal = self._cache = self._compute_legal()
+        return legal
+
+    def legal_actions(self, seat: int) -> tuple[Act, ...]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        # ``is``, not ``==``: 1.0 and True equal seat 1 but are not seats, and NOBODY is no seat at all.
+        if seat is self._cache_seat:
+            return self._cache  # type: ignore[return-value]  # set together with _cache_seat
+        if type(seat) is not int or seat not in self._to_act():
+            State.legal_actions(self, seat)  # validates the seat number (raises for a seat that does not exist)
+            return ()
+        legal = self._cache
+        if legal is None:
+            legal = self._cache = self._compute_legal()
+        self._cache_seat = seat
+        return legal
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
+        if seat is self._cache_seat:
+            legal = self._cache
+        elif type(seat) is int and seat in self._to_act():
+            legal = self._cache
+            if legal is None:
+                legal = self._cache = self._compute_legal()
+        else:
+            State.apply(self, seat, action)  # raises GameOverError / NotYourTurnError / for a non-seat
+            return
+        if action not in legal:  # type: ignore[operator]  # never None here
+            State.apply(self, seat, action)  # raises InvalidActionError / IllegalActionError
+            return
+        self._apply(seat, action)  # clears the caches
+        self._history = ((seat, action), self._history)
+
+    def is_terminal(self) -> bool:
+        """Whether the match is over."""
+        return self.phase == "over"
 
     def to_notation(self) -> str:
         """The position in Nutty notation (see ``notation.py``)."""
@@ -143,9 +201,9 @@ class TreeState(State):
         return why_illegal(self, seat, action)
 
     def _event(self, kind: str, **public: Any) -> None:
-        """Log a public event (skipped, arguments and all, when the log is off)."""
+        """Log a public event (skipped when the log is off): the tuple ``log(Event(kind, public))`` stores."""
         if self.record_events:
-            self.log(Event(kind, public))
+            self._log = ((kind, public, None, None), self._log)
 
     # ------------------------------------------------------------------ queries
     def carried(self, seat: int) -> int:
@@ -366,7 +424,11 @@ class TreeState(State):
 
     # ------------------------------------------------------------------ hidden information
     def resample_hidden(self, twin: TreeState, rng: Any) -> None:
-        """Re-deal every unseen card (face-down tree slots, Leaf Deck, unrevealed out-of-play) in ``twin``."""
+        """Re-deal every unseen card (face-down tree slots, Leaf Deck, unrevealed out-of-play) in ``twin``.
+
+        NS-18, perfect recall: a seen card is public and never hides again, so every card any seat has seen
+        keeps its place in the world; the unseen ones were never seen by anyone and are drawn uniformly.
+        """
         pool = [slot[0] for limb in twin.limbs for slot in limb if not slot[1]]
         pool += twin.deck
         pool += twin.out_hidden

@@ -15,7 +15,7 @@ from .cards import (
     SAPPY,
     SUGAR,
 )
-from .tree import CHEEKS, WIN_POINTS, TreeState
+from .tree import CHEEKS, NOBODY, WIN_POINTS, TreeState
 
 BASE_AP = 3
 
@@ -46,7 +46,6 @@ class TurnState(TreeState):
         self.turns_left = -1
         self.end_triggered = False
         self.win_seats = []
-        self._cache = None
 
     # ================================================================== options and helpers
     @property
@@ -210,4 +209,4 @@ class TurnState(TreeState):
         if seats != sorted(set(seats)):
             raise bad("expected - or winner seats in increasing order, each once", "win", text)
         self.win_seats = seats
-        self._cache = None
+        self._cache, self._cache_seat = None, NOBODY
