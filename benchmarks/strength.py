@@ -110,6 +110,7 @@ def search_times(case: str, seed: int) -> dict[str, float]:
     expert.search = timed_search  # type: ignore[method-assign]
     others = [make_agent(game, "medium", seed=seed + seat) for seat in range(1, players)]
     play_match(game, [expert, *others], seed, record_events=False)
+    assert game.level_iterations is not None
     hard, full = game.level_iterations
     expert_seconds = statistics.median(seconds for _, seconds in searches)
     return {
@@ -128,12 +129,14 @@ def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> 
         "game": name,
         "players": players,
         "settings": f"{players} player{'s' if players > 1 else ''}, {meaning}" if players > 1 else meaning,
-        "iterations": {"hard": game.level_iterations[0], "expert": game.level_iterations[1]},
+        "iterations": dict(zip(("hard", "expert"), game.level_iterations or (), strict=False)),
         "measured": datetime.date.today().isoformat(),
         "commit": commit(),
         "levels": {},
     }
     levels = [("easy", None), *PAIRS] if players == 1 else list(PAIRS)
+    if game.level_iterations is None:  # hard and expert are the heuristic: nothing more to measure
+        levels = [(level, opponent) for level, opponent in levels if level in ("easy", "medium")]
     for level, opponent in levels:
         games = baseline if level in ("easy", "medium") else matches
         started = time.perf_counter()
@@ -150,7 +153,7 @@ def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> 
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-    figures["time"] = search_times(case, seed)
+    figures["time"] = search_times(case, seed) if game.level_iterations is not None else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
 
@@ -166,7 +169,7 @@ def markdown_table(stored: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for case, figures in stored.items():
-        players, timing = figures["players"], figures["time"]
+        players, timing = figures["players"], figures.get("time", {})
         for level, result in figures["levels"].items():
             low, high = result["ci95"]
             seconds = timing.get(f"{level}_seconds_per_move")
@@ -174,7 +177,7 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 f"| {case} | {level} | {result['opponent'] or 'solo'}{_score(result)} | {result['games']} "
                 f"| {result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} "
                 f"| {'' if seconds is None else f'{seconds:.2f}'} "
-                f"| {timing['iterations_per_second'] if seconds is not None else ''} | {figures['commit']} |"
+                f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} | {figures['commit']} |"
             )
     return "\n".join(rows)
 

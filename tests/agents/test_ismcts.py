@@ -142,3 +142,21 @@ def test_by_default_a_playout_move_is_uniformly_random() -> None:
     legal = state.legal_actions(state.to_act()[0])
     picks = {game.playout_action(state, 0, legal, rng) for _ in range(400)}
     assert picks == set(legal)
+
+
+def test_back_at_an_information_set_it_plays_something_new() -> None:
+    game = oakwood.load("nutty")
+    state = game.new_state(2, 7)
+    seat = state.to_act()[0]
+    agent = ISMCTSAgent(seed=3, iterations=20, playout_steps=5)
+    first = agent.act(PlayerView.for_agent(state, seat, agent, Rng(1)))
+    again = agent.act(PlayerView.for_agent(state, seat, agent, Rng(1)))  # the same position, as after a cycle
+    assert first != again and again in state.legal_actions(seat)
+
+
+def test_free_moves_never_trap_it_in_a_cycle() -> None:
+    # Nutty's free gather and drop can lead straight back to the same position: whole games must still end.
+    game = oakwood.load("nutty")
+    agents = [ISMCTSAgent(seed=s, iterations=8, playout_steps=5) for s in range(2)]
+    result = play_match(game, agents, seed=11, max_steps=5000)
+    assert result.state.is_terminal()

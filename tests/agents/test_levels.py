@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import oakwood
 from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
-from oakwood.agents.levels import LEVELS, level_bot, measured_strength
+from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.match import play_match
 from oakwood.cli.main import app
 from tests.cli.toygame import TOY_NAME
@@ -21,9 +21,12 @@ def test_each_level_is_the_bot_and_budget_it_names(name: str) -> None:
     game = oakwood.load(name)
     assert agent_names(game)[:4] == list(LEVELS)
     assert isinstance(make_agent(game, "easy", seed=1), RandomAgent)
-    medium = make_agent(game, "medium", seed=1)
-    assert type(medium) is type(make_agent(game, "heuristic", seed=1))
+    heuristic = type(make_agent(game, "heuristic", seed=1))
+    assert type(make_agent(game, "medium", seed=1)) is heuristic
     hard, expert = make_agent(game, "hard", seed=1), make_agent(game, "expert", seed=1)
+    if game.level_iterations is None:  # search not yet stronger than the heuristic here: never weaker than medium
+        assert type(hard) is heuristic and type(expert) is heuristic
+        return
     assert isinstance(hard, ISMCTSAgent) and isinstance(expert, ISMCTSAgent)
     assert (hard.iterations, expert.iterations) == game.level_iterations
     assert hard.iterations is not None and expert.iterations is not None and hard.iterations < expert.iterations
@@ -41,6 +44,11 @@ def test_medium_is_random_for_a_game_without_a_heuristic() -> None:
         agents: ClassVar[dict[str, str]] = {}
 
     assert level_bot(Bare, "medium") == "random" and level_bot(Bare, "expert") == "ismcts"
+
+    class Unsearched(type(oakwood.load(TOY_NAME))):  # type: ignore[misc]
+        level_iterations = None
+
+    assert level_bot(Unsearched, "expert") == "heuristic" and level_settings(Unsearched, "expert") == {}
 
 
 def test_levels_play_a_whole_match_of_the_toy_game() -> None:

@@ -104,6 +104,8 @@ class ISMCTSAgent:
         self.playout_steps = playout_steps
         self.reaction = reaction
         self.tree: dict[tuple[int, str], Node] = {}
+        #: The actions already played from each information set: back at one, the bot plays something else.
+        self.played: dict[tuple[int, str], set[Hashable]] = {}
         self.last: SearchReport | None = None
 
     # ------------------------------------------------------------------ the agent
@@ -115,7 +117,12 @@ class ISMCTSAgent:
             self.last = SearchReport(0, 0.0, {action: 0}, {})
         else:
             report = self.search(view)
-            action = max(legal, key=lambda a: (report.visits.get(a, 0), report.values.get(a, 0.0)))
+            # Free moves can lead back to where they started (a Nutty gather then drop): at an information set
+            # it has played from before, the bot tries what it has not tried there, or it would go round for ever.
+            played = self.played.setdefault((view.seat, repr(view.observation)), set())
+            fresh = [a for a in legal if a not in played] or list(legal)
+            action = max(fresh, key=lambda a: (report.visits.get(a, 0), report.values.get(a, 0.0)))
+            played.add(action)
         if view.decision is Decision.RACE:
             low, high = self.reaction
             return Choice(action, delay=low + (high - low) * self.rng.random())
@@ -125,6 +132,7 @@ class ISMCTSAgent:
         """Run the budget from ``view`` and report each legal action's visits and value."""
         if len(self.tree) > MAX_NODES:
             self.tree.clear()
+            self.played.clear()
         seat, rng = view.seat, self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         start = time.perf_counter()

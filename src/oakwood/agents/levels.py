@@ -3,7 +3,9 @@
 - ``easy`` is the random bot: it plays any legal move.
 - ``medium`` is the game's heuristic bot (random for a game without one).
 - ``hard`` and ``expert`` are ISMCTS with the game's two iteration budgets (``Game.level_iterations``): search
-  that never sees a hidden card, only worlds drawn from what its seat knows.
+  that never sees a hidden card, only worlds drawn from what its seat knows. A game whose search has not yet
+  been measured stronger than its heuristic sets no budgets, and both levels play the heuristic: a person who
+  picks ``expert`` never meets a weaker bot than ``medium``.
 
 Budgets are iterations, not seconds, so a level plays the same moves on a fast and a slow machine and a seeded
 arena gives the same table everywhere. Each level's measured strength is in ``strength.json`` beside this
@@ -21,27 +23,18 @@ from oakwood.engine import Game
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
-#: What each level is, for people (``oakwood games``).
-DESCRIPTIONS = {
-    "easy": "random legal moves",
-    "medium": "the game's heuristic bot",
-    "hard": "ISMCTS, about a third of a second per move",
-    "expert": "ISMCTS, about a second per move",
-}
-
-
 def level_bot(game: Game[Any] | type[Game[Any]], level: str) -> str:
     """The bot a level stands for in ``game``: ``random``, ``heuristic`` or ``ismcts``."""
     if level == "easy":
         return "random"
-    if level == "medium":
+    if level == "medium" or game.level_iterations is None:
         return "heuristic" if "heuristic" in game.agents else "random"
     return "ismcts"
 
 
 def level_settings(game: Game[Any] | type[Game[Any]], level: str) -> dict[str, int]:
     """The ISMCTS settings of ``hard`` or ``expert`` in ``game`` (empty for the other levels)."""
-    if level not in ("hard", "expert"):
+    if level not in ("hard", "expert") or game.level_iterations is None:
         return {}
     hard, expert = game.level_iterations
     return {"iterations": hard if level == "hard" else expert, "playout_steps": game.playout_steps}

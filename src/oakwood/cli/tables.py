@@ -122,6 +122,8 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
         for level in LEVELS:
             settings = level_settings(cls, level)
             plays = level_bot(cls, level) + (f", {settings['iterations']} iterations" if settings else "")
+            if level in ("hard", "expert") and not settings:
+                plays += " (search not yet stronger)"
             lines = [line for figures in cases if (line := strength_line(figures, level))]
             shown = "\n".join(lines) if lines else "[dim]not measured[/dim]"
             table.add_row(cls.name if level == LEVELS[0] else "", level, plays, shown)

@@ -73,7 +73,8 @@ class Game(ABC, Generic[O]):
     quiet_events: ClassVar[frozenset[str]] = frozenset()
     #: ISMCTS iterations per decision of the ``hard`` and ``expert`` levels (``oakwood.agents.levels``), set
     #: per game so a decision takes about a third of a second and about a second (``benchmarks/strength.py``).
-    level_iterations: ClassVar[tuple[int, int]] = (200, 800)
+    #: ``None`` where search has not yet been measured stronger than the heuristic: both levels play it.
+    level_iterations: ClassVar[tuple[int, int] | None] = (200, 800)
     #: Random moves an ISMCTS playout makes after leaving its tree before ``estimate_returns`` scores it.
     playout_steps: ClassVar[int] = 40
 
