@@ -98,7 +98,7 @@ def refuse_unreachable(state: SQuarrelsState) -> None:
 
 
 def _check_known(state: SQuarrelsState) -> None:  # rule 20
-    for holder, row in state.known.items():
+    for holder, row in state.knowledge().items():
         have = state.hands[holder][:]
         if holder in state.q_commits:
             have[state.q_commits[holder]] += 1

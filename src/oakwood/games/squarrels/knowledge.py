@@ -17,12 +17,16 @@ Every update is a sound deduction: it never claims a card the seat cannot be sur
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
+
+from .cards import GOLDEN, HAND_KINDS, SET_SIZE
 
 Row = tuple[tuple[int, ...], ...]
 Known = dict[int, Row]
+#: The rules log what they reveal as a chain ``(event, older chain)``, newest first, folded into the dict only
+#: when asked (``replay``): revealing events then cost one small tuple, and discards and draws nothing.
+Log = tuple[tuple[Any, ...], Any] | None
 
-HAND_KINDS: Final = 7
 _NOTHING: Final = (0,) * HAND_KINDS
 
 
@@ -133,3 +137,42 @@ def world_view(known: Known, seat: int, players: int) -> Known:
         new = tuple([row[seat] if o == seat and o != holder else public for o in range(players)])
         out = _store(out, holder, new)
     return out
+
+
+def replay(known: Known, log: Log, players: int) -> Known:
+    """``known`` with the chained events applied, oldest first (the event kinds the rules log in state.py)."""
+    events: list[tuple[Any, ...]] = []
+    while log is not None:
+        events.append(log[0])
+        log = log[1]
+    for event in reversed(events):
+        kind = event[0]
+        if kind == "reveal":  # the plays of one Quarrel comparison: (card, seat) pairs
+            for card, seat in event[1]:
+                known = lose_shown(known, seat, card)
+        elif kind == "won":  # ("won", winner, pot, golden lost): the winner takes the pot in plain sight
+            taken = [card for card, _ in event[2]]
+            if event[3]:  # SQ-7: a played Golden went to Discard instead
+                taken.remove(GOLDEN)
+            known = gain_shown(known, event[1], taken, players)
+        elif kind == "drawn":  # a drawn Quarrel: each played card goes back to its player
+            for card, seat in event[1]:
+                known = gain_shown(known, seat, [card], players)
+        elif kind == "store":  # ("store", seat, value, wild): a set laid down in plain sight
+            _, seat, value, wild = event
+            if wild:
+                known = lose_shown(lose_shown(known, seat, value, 2), seat, GOLDEN)
+            else:
+                known = lose_shown(known, seat, value, SET_SIZE)
+        elif kind == "hoard":  # ("hoard", winner, ((card, discarder), ...)): the winner takes the pile
+            winner = event[1]
+            own: dict[int, list[int]] = {}
+            for card, owner in event[2]:
+                if owner != winner:
+                    own.setdefault(owner, []).append(card)
+            for owner, cards in own.items():  # a known card among these discards has left its discarder
+                known = lose_unseen(known, owner, len(cards))
+            known = gain_private(known, winner, own, players)  # each seat knows its own discards went there
+        else:  # ("ambush", taker, victim, card)
+            known = ambushed(known, event[1], event[2], event[3], players)
+    return known

@@ -118,8 +118,9 @@ def write(state: SQuarrelsState) -> str:
 
 def _known(state: SQuarrelsState) -> str:
     items: list[str] = []
-    for holder in sorted(state.known):
-        row = state.known[holder]
+    known = state.knowledge()
+    for holder in sorted(known):
+        row = known[holder]
         for observer in [holder, *(o for o in range(state.num_players) if o != holder)]:
             cards = [c for c in range(HAND_KINDS) for _ in range(row[observer][c])]
             if cards:
@@ -273,7 +274,7 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
     _read_quarrel(r, state)
     _read_race(r, state)
     state.winners_ = r.seats("winners", r.raw("winners"))
-    state.known = _read_known(r, n)
+    state.known_base = _read_known(r, n)
     refuse_unreachable(state)  # Game.from_notation then runs the generic checks (invariants, seats to act)
     return state
 

@@ -30,6 +30,7 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (None: a spectator, who sees only public facts)."""
     n = state.num_players
     opts = state.opts
+    known = state.knowledge()
     view: dict[str, Any] = {
         "game": "squarrels",
         "seat": seat,
@@ -60,7 +61,7 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
         else card_names([card for card, owner in state.hoard if owner == seat]),
         # SQ-24: per seat, the cards this seat knows to be in that hand (for its own hand: what every seat
         # knows it holds); a spectator sees what every seat knows.
-        "known_in_hands": [_known_cards(knowledge.held(state.known, s if seat is None else seat, s)) for s in range(n)],
+        "known_in_hands": [_known_cards(knowledge.held(known, s if seat is None else seat, s)) for s in range(n)],
         "drawing_open": state.phase in ("must_draw", "drawing"),
         "must_draw_to_7": state.whirl_forced,
         "quarrel": None,

@@ -71,6 +71,10 @@ _STORE_EVENTS: Final = tuple(
           for s in range(8))
     for wild in (False, True)
 )  # fmt: skip
+#: Knowledge events of a stored set, by (wild, seat, value), built once (knowledge.py ``replay``).
+_STORE_KNOWLEDGE: Final = tuple(
+    tuple(tuple(("store", s, v, wild) for v in range(GOLDEN)) for s in range(8)) for wild in (False, True)
+)
 _PASS_EVENTS: Final = tuple(("race_pass", {"seat": s}, None, None) for s in range(8))
 _SEAT_KEYS: Final = tuple(str(s) for s in range(8))  # seats as JSON object keys
 _MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag): bounded memory in long simulations
@@ -107,7 +111,8 @@ class SQuarrelsState(State):
 
     __slots__ = (
         "_act_cache", "_cache", "_cache_seat", "action_discard", "active", "dealer", "deck", "golden_out",
-        "hand_sizes", "hands", "hoard", "known", "last_round", "opts", "phase", "q_commits", "q_drawer", "q_live",
+        "hand_sizes", "hands", "hoard", "known_base", "known_log", "last_round", "opts", "phase", "q_commits",
+        "q_drawer", "q_live",
         "q_pot", "r_commits", "r_drawer", "r_eligible", "r_passed", "round_no", "storage", "totals",
         "whirl_forced", "winners_",
     )  # fmt: skip
@@ -123,7 +128,11 @@ class SQuarrelsState(State):
     hoard: list[tuple[int, int]]  # (card, seat that discarded it), face down
     action_discard: list[int]  # counts by card (face up): drawn Action cards and a lost Golden (SQ-20)
     golden_out: bool  # lost for the rest of the match (golden_lost_scope = match)
-    known: K.Known  # what each seat knows of the other hands (knowledge.py, SQ-24); replaced, never mutated
+    # What each seat knows of the other hands (knowledge.py, SQ-24): a settled dict, plus the chain of
+    # knowledge events since, folded in only when someone asks (``knowledge()``). Both are replaced, never
+    # mutated, so clones share them, and the rules pay one small tuple per revealing event.
+    known_base: K.Known
+    known_log: K.Log
     # -- match
     totals: list[int]
     last_round: list[int] | None
@@ -157,7 +166,8 @@ class SQuarrelsState(State):
         self.hoard = []
         self.action_discard = [0] * ALL_KINDS
         self.golden_out = False
-        self.known = {}
+        self.known_base = {}
+        self.known_log = None
         self.totals = [0] * n
         self.last_round = None
         self.round_no = 0
@@ -202,7 +212,8 @@ class SQuarrelsState(State):
         twin.hoard = self.hoard[:]
         twin.action_discard = self.action_discard[:]
         twin.golden_out = self.golden_out
-        twin.known = self.known  # never changed in place (knowledge.py): shared
+        twin.known_base = self.known_base  # never changed in place (knowledge.py): shared
+        twin.known_log = self.known_log
         twin.totals = self.totals
         twin.last_round = self.last_round
         twin.round_no = self.round_no
@@ -223,6 +234,14 @@ class SQuarrelsState(State):
         twin._cache = self._cache
         twin._act_cache = self._act_cache
         return twin
+
+    def knowledge(self) -> K.Known:
+        """What each seat knows of the other hands now (knowledge.py; SQ-24), the event chain folded in."""
+        log = self.known_log
+        if log is not None:
+            self.known_base = K.replay(self.known_base, log, self.num_players)
+            self.known_log = None
+        return self.known_base
 
     # ================================================================== small helpers
     def _left(self, seat: int) -> int:
@@ -248,7 +267,8 @@ class SQuarrelsState(State):
         self.storage = [[] for _ in range(n)]
         self.hoard = []
         self.action_discard = [0] * ALL_KINDS
-        self.known = {}  # SQ-24 (a): a new deal, nothing known
+        self.known_base = {}  # SQ-24 (b): a new deal, nothing known
+        self.known_log = None
         order = _CLOCKWISE[n][(self.dealer + 1) % n]
         deck = self.deck
         # The top 7n cards, in the order they are dealt: card i goes to order[i % n].
@@ -364,13 +384,7 @@ class SQuarrelsState(State):
             hand[value] -= SET_SIZE
             self.storage[seat] = [*self.storage[seat], value]
         self.hand_sizes[seat] -= SET_SIZE
-        known = self.known
-        if known and seat in known:  # SQ-24 (b): the set's cards left the hand in plain sight
-            if wild:
-                known = K.lose_shown(K.lose_shown(known, seat, value, 2), seat, GOLDEN)
-            else:
-                known = K.lose_shown(known, seat, value, SET_SIZE)
-            self.known = known
+        self.known_log = (_STORE_KNOWLEDGE[wild][seat][value], self.known_log)  # SQ-24 (b): cards left in sight
         if self.record_events:
             self._log = (_STORE_EVENTS[wild][seat][value], self._log)
         self.phase = STORING  # SQ-3: storing closes drawing
@@ -423,19 +437,17 @@ class SQuarrelsState(State):
         shown: dict[str, str] = {}
         best = -1
         top: list[int] = []
-        known = self.known
         for seat in self.q_live:
             card = commits[seat]
             pot.append((card, seat))
             shown[_SEAT_KEYS[seat]] = NAMES[card]
-            if known and seat in known:  # SQ-24 (b): the revealed card is no longer in the hand
-                known = K.lose_shown(known, seat, card)
             if card > best:
                 best = card
                 top = [seat]
             elif card == best:
                 top.append(seat)
-        self.known = known
+        # SQ-24 (b): the revealed cards are no longer in their players' hands
+        self.known_log = (("reveal", tuple(pot[-len(self.q_live) :])), self.known_log)
         if len(top) == 1:
             self.emit("quarrel_reveal", {"plays": shown, "tied": False})  # "again" and "out" come with a tie
             self._quarrel_won(top[0])
@@ -464,7 +476,6 @@ class SQuarrelsState(State):
         golden_was_last = self.hand_sizes[winner] == 0
         hand = self.hands[winner]
         won = 0
-        taken_cards: list[int] = []
         for card, _ in self.q_pot:
             if card == GOLDEN and not golden_was_last:
                 self.action_discard[GOLDEN] += 1  # SQ-7: the played Golden is lost…
@@ -473,9 +484,8 @@ class SQuarrelsState(State):
             else:
                 hand[card] += 1  # …unless it was its player's last card
                 won += 1
-                taken_cards.append(card)
         # SQ-24 (a): every seat saw the cards the winner takes
-        self.known = K.gain_shown(self.known, winner, taken_cards, self.num_players)
+        self.known_log = (("won", winner, tuple(self.q_pot), won < len(self.q_pot)), self.known_log)
         self.hand_sizes[winner] += won
         taken = sorted([NAMES[c] for c, _ in self.q_pot])  # the cards the winner takes…
         golden_lost = won < len(self.q_pot)
@@ -494,7 +504,7 @@ class SQuarrelsState(State):
         """SQ-6: every card goes back to its owner; the drawer stores and discards."""
         for card, seat in self.q_pot:
             self._give(seat, card)
-            self.known = K.gain_shown(self.known, seat, [card], self.num_players)  # SQ-24 (a): seen going back
+        self.known_log = (("drawn", tuple(self.q_pot)), self.known_log)  # SQ-24 (a): seen going back
         self.emit("quarrel_drawn", {"returned": len(self.q_pot)})
         drawer = self.q_drawer
         self._clear_quarrel()
@@ -552,18 +562,10 @@ class SQuarrelsState(State):
         """The winner takes the whole pile (only they see it), then may draw while under 7 cards."""
         taken = self.hoard
         hand = self.hands[winner]
-        own: dict[int, list[int]] = {}  # SQ-24 (a): each seat knows its own discards went to the winner
-        for card, owner in taken:
+        for card, _ in taken:
             hand[card] += 1
-            if owner != winner:
-                own.setdefault(owner, []).append(card)
-        known = self.known
-        if known:  # SQ-24 (b): a known card among another seat's Hoard discards has left it
-            for owner, cards in own.items():
-                known = K.lose_unseen(known, owner, len(cards))
-        if own:
-            known = K.gain_private(known, winner, own, self.num_players)
-        self.known = known
+        # SQ-24: each seat knows its own discards went to the winner; others' known cards may have gone too
+        self.known_log = (("hoard", winner, tuple(taken)), self.known_log)
         self.hand_sizes[winner] += len(taken)
         self.hoard = []
         self.emit(
@@ -605,7 +607,7 @@ class SQuarrelsState(State):
             sizes[victim] = size - 1
             loot[card] += 1
             sizes[taker] += 1
-            self.known = K.ambushed(self.known, taker, victim, card, self.num_players)  # SQ-24 (a), (b)
+            self.known_log = (("ambush", taker, victim, card), self.known_log)  # SQ-24 (a), (b)
             self.emit("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, _PAIRS[taker][victim])
         self._enter_storing(taker)
 
@@ -629,7 +631,8 @@ class SQuarrelsState(State):
             sizes[seat] = len(dealt)
         self.hands = hands
         self.hand_sizes = sizes
-        self.known = {}  # SQ-24 (b): every hand card was mixed; each seat knows only its new hand
+        self.known_base = {}  # SQ-24 (b): every hand card was mixed; each seat knows only its new hand
+        self.known_log = None
         self.emit("whirlwind", {"seat": drawer, "hand_sizes": sizes[:]})
         self.active = drawer
         self.phase = DRAWING  # drawing stays open after a Whirlwind (SQ-4)
@@ -894,7 +897,7 @@ class SQuarrelsState(State):
         world = self.clone()
         n = self.num_players
         others = [s for s in range(n) if s != seat]
-        known = self.known
+        known = self.knowledge()
         # A known card of another seat stays with that seat (in its hand, or as its pending play).
         fixed = {s: K.held(known, seat, s) for s in others}
         pool: list[int] = []
@@ -948,7 +951,8 @@ class SQuarrelsState(State):
         rng.shuffle(deck)
         world.deck = deck
         # What other seats learnt in private is unknown to ``seat``: the world keeps only the public part.
-        world.known = K.world_view(known, seat, n) if known else {}
+        world.known_base = K.world_view(known, seat, n) if known else {}
+        world.known_log = None
         # Other seats' secret race answers (commit modes) are unknown too: each is re-chosen at random.
         for s in others:
             if s in world.r_commits:
@@ -999,7 +1003,7 @@ class SQuarrelsState(State):
     def _check_knowledge(self) -> None:
         """SQ-24: a seat knows only cards really in the hand (or its pending play or Hoard discards), and at
         least what every seat knows."""
-        for holder, row in self.known.items():
+        for holder, row in self.knowledge().items():
             if not 0 <= holder < self.num_players or len(row) != self.num_players:
                 raise InvariantError(f"knowledge about seat {holder} is malformed")
             have = self.hands[holder][:]
