@@ -898,8 +898,13 @@ class SQuarrelsState(State):
         n = self.num_players
         others = [s for s in range(n) if s != seat]
         known = self.knowledge()
-        # A known card of another seat stays with that seat (in its hand, or as its pending play).
-        fixed = {s: K.held(known, seat, s) for s in others}
+        # A known card of another seat stays with that seat (in its hand, its pending play or its discards).
+        fixed: dict[int, tuple[int, ...]] = {}
+        if known:
+            for s in others:
+                vector = K.held(known, seat, s)
+                if any(vector):
+                    fixed[s] = vector
         pool: list[int] = []
         for s in others:
             pool.extend(world._hand_list(s))
@@ -912,17 +917,16 @@ class SQuarrelsState(State):
         # Sorted before shuffling, so the world depends only on what the seat knows (and ``rng``), not on the
         # order the hidden cards happen to lie in.
         pool.sort()
-        if known:
-            for s in others:
-                for card, count in enumerate(fixed[s]):
-                    for _ in range(count):
-                        pool.remove(card)
+        for vector in fixed.values():
+            for card, count in enumerate(vector):
+                for _ in range(count):
+                    pool.remove(card)
         rng.shuffle(pool)
         it = iter(pool)
         hoard = world.hoard
         for s in others:
-            held = fixed[s]
-            if not any(held):  # nothing known: the hand, the play and the discards are drawn as they come
+            held = fixed.get(s)
+            if held is None:  # nothing known: the hand, the play and the discards are drawn as they come
                 hand = world.hands[s] = [0] * HAND_KINDS
                 for _ in range(world.hand_sizes[s]):
                     hand[next(it)] += 1
@@ -936,17 +940,18 @@ class SQuarrelsState(State):
             slots = world.hand_sizes[s] + (1 if s in world.q_commits else 0) + len(discards)
             while len(cards) < slots:
                 cards.append(next(it))
-            rng.shuffle(cards)
+            # The hand is a count vector, so only the secret play and the discards need drawing at random.
             if s in world.q_commits:
-                world.q_commits[s] = cards.pop()
+                world.q_commits[s] = cards.pop(rng.randbelow(len(cards)))
             for i in discards:
-                hoard[i] = (cards.pop(), s)
+                hoard[i] = (cards.pop(rng.randbelow(len(cards))), s)
             hand = world.hands[s] = [0] * HAND_KINDS
             for card in cards:
                 hand[card] += 1
         for i in unseen_hoard:
-            if not any(fixed[hoard[i][1]]):
-                hoard[i] = (next(it), hoard[i][1])
+            owner = hoard[i][1]
+            if owner not in fixed:
+                hoard[i] = (next(it), owner)
         deck = list(it) + deck_actions
         rng.shuffle(deck)
         world.deck = deck
