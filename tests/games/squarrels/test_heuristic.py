@@ -81,3 +81,23 @@ def test_heuristic_passes_the_race_when_it_put_the_rotten_in_the_pile(mode: str)
     assert str(as_choice(bot.act(PlayerView.of(state, 2)), 0.0).action) == "slap"
     if mode == "realtime":
         assert isinstance(bot.act(PlayerView.of(state, 1)), Choice)  # a race answer carries a reaction delay
+
+
+def bot_move(state: Any, seat: int) -> str:
+    return str(as_choice(SQuarrelsHeuristic(seed=1).act(PlayerView.of(state, seat)), 0.0).action)
+
+
+def test_heuristic_draws_before_a_store_that_would_leave_only_the_golden() -> None:
+    # From 3 3 G the bot draws a 3: storing now would close drawing and force the Golden out.
+    state = position(2, "33G/11", deck="43")
+    play(state, "P1 draw")
+    assert bot_move(state, 0) == "draw"  # one more card first (the 4)…
+    play(state, "P1 draw")
+    assert bot_move(state, 0) == "store 3"  # …then the set…
+    play(state, "P1 store 3")
+    assert bot_move(state, 0) == "discard 4"  # …and the Golden stays in hand
+
+
+def test_heuristic_keeps_the_set_when_drawing_is_closed_and_only_the_golden_would_be_left() -> None:
+    state = position(2, "333G/11", phase="storing")
+    assert bot_move(state, 0) == "discard 3"

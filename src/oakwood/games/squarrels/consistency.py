@@ -52,6 +52,12 @@ Hoard race (SQ-11, SQ-12, SQ-12b)
     and not from all of them (the last answer closes the race).
 19. Under ``hoard_empty_skips`` the Hoard Pile of a race is not empty.
 
+Knowledge (SQ-24)
+20. ``known``: a seat knows only cards the holder really has (in hand, as its pending Quarrel play, or among
+    its own Hoard discards), and
+    each seat knows at least what every seat knows (the ``*`` list) of that hand; the parser refuses a
+    seat listed as the observer of its own hand and a pair listed twice.
+
 The parser (``notation.py``) also refuses text over 10,000 characters, numbers that are not plain ASCII
 digits, and a generator outside its range (seed in [−2**127, 2**128), counter in [0, 2**64)).
 
@@ -88,6 +94,25 @@ def refuse_unreachable(state: SQuarrelsState) -> None:
         _check_quarrel(state)
     if state.phase == RACE:
         _check_race(state)
+    _check_known(state)
+
+
+def _check_known(state: SQuarrelsState) -> None:  # rule 20
+    for holder, row in state.knowledge().items():
+        have = state.hands[holder][:]
+        if holder in state.q_commits:
+            have[state.q_commits[holder]] += 1
+        for card, owner in state.hoard:
+            if owner == holder:
+                have[card] += 1
+        public = row[holder]
+        for observer, vector in enumerate(row):
+            who = "every seat" if observer == holder else f"P{observer + 1}"
+            for card in range(HAND_KINDS):
+                if vector[card] > have[card]:
+                    raise _refuse("known", f"{who} cannot know of more {TITLES[card]} cards than P{holder + 1} holds")
+                if vector[card] < public[card]:
+                    raise _refuse("known", f"{who} must know at least what every seat knows of P{holder + 1}'s hand")
 
 
 def _refuse(field: str, message: str) -> InvalidNotationError:

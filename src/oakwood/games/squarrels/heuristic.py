@@ -1,6 +1,7 @@
 """A S'Quarrels bot that plays like a sensible person.
 
-It stores every set it can, keeps pairs and high cards (they win Quarrels), dumps the Rotten Acorn whenever
+It stores every set it can (but draws first, or keeps the set, when storing would leave only the Golden to
+discard), keeps pairs and high cards (they win Quarrels), dumps the Rotten Acorn whenever
 the rules let it, fights a Quarrel only when its best card is likely to win the pot, and slaps the Hoard
 unless the pile probably holds the Rotten. It reads only its observation and legal actions.
 """
@@ -43,6 +44,13 @@ class SQuarrelsHeuristic:
         if A.PLAY in verbs:
             return self._quarrel(obs, hand, legal)
         stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
+        if stores and _only_golden_left(hand, stores):
+            # Storing closes drawing and would leave the Golden as the only card to discard (from 3 3 G and a
+            # drawn 3): draw another card first while drawing is open; if it is closed, keep the set in hand
+            # and discard one of its cards rather than lose the Golden's +5.
+            if A.DRAW_ACTION in legal:
+                return A.DRAW_ACTION
+            stores = []
         if stores:  # bank points before Winter can take them: the highest set first
             return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
         if A.DRAW_ACTION in legal and self._wants_to_draw(obs, hand, legal):
@@ -101,6 +109,17 @@ class SQuarrelsHeuristic:
             p_rotten = unseen_pile / max(1, unknown)
         gain = 0.7 * size - 5.0 * p_rotten
         return A.SLAP_ACTION if gain > 0 else A.PASS_ACTION
+
+
+def _only_golden_left(hand: Counter[int], stores: Sequence[Action]) -> bool:
+    """Whether storing every set on offer would leave the Golden as the hand's only card."""
+    if not hand[GOLDEN]:
+        return False
+    left = Counter(hand)
+    for action in sorted(stores, key=lambda a: (a.card, a.verb == A.STORE), reverse=True):
+        if action.verb == A.STORE and left[action.card] >= SET_SIZE:
+            left[action.card] -= SET_SIZE
+    return sum(left.values()) == left[GOLDEN]
 
 
 def _keep_value(card: int, hand: Counter[int]) -> float:

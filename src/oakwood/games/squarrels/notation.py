@@ -12,6 +12,9 @@ list seats separated by ``/`` (``-`` for empty); a stored set is its value, ``*`
 the Golden. ``deck`` is written bottom to top (the last symbol is drawn next). ``hoard`` lists
 ``card@seat`` (who discarded it), oldest first. ``quarrel=drawer|live|commits|pot`` and
 ``race=drawer|eligible|passed|commits`` describe a pending decision. ``rng=seed:counter``.
+``known`` (SQ-24, left out when empty) lists ``observer>holder:cards``: the cards seat ``observer`` knows to be
+in seat ``holder``'s hand (with its pending Quarrel play), ``*`` as the observer for what every seat knows;
+each seat's list includes the public cards, e.g. ``known=*>2:5,1>2:55,3>2:5``.
 
 The reader refuses, with :class:`InvalidNotationError` naming the field, both text it cannot parse and
 positions the game cannot reach; ``consistency.py`` lists the rules (conservation of the 120 cards, Winter
@@ -53,7 +56,10 @@ FIELDS = (
     "race",
     "winners",
     "rng",
+    "known",
 )
+#: Fields that may be left out: ``known`` is written only when some seat knows a card in another hand.
+OPTIONAL = frozenset({"known"})
 
 
 # ---------------------------------------------------------------------- writing
@@ -104,7 +110,23 @@ def write(state: SQuarrelsState) -> str:
         "winners": _seats(state.winners_),
         "rng": f"{state.rng.seed}:{state.rng.counter}",
     }
-    return " ".join([HEADER, *(f"{k}={values[k]}" for k in FIELDS)])
+    known = _known(state)
+    if known:
+        values["known"] = known
+    return " ".join([HEADER, *(f"{k}={values[k]}" for k in FIELDS if k in values)])
+
+
+def _known(state: SQuarrelsState) -> str:
+    items: list[str] = []
+    known = state.knowledge()
+    for holder in sorted(known):
+        row = known[holder]
+        for observer in [holder, *(o for o in range(state.num_players) if o != holder)]:
+            cards = [c for c in range(HAND_KINDS) for _ in range(row[observer][c])]
+            if cards:
+                who = "*" if observer == holder else str(observer + 1)
+                items.append(f"{who}>{holder + 1}:{_cards(cards)}")
+    return ",".join(items)
 
 
 # ---------------------------------------------------------------------- reading
@@ -134,7 +156,7 @@ class _Reader:
             if key in self.values:
                 raise InvalidNotationError("field given twice", field=key)
             self.values[key] = value
-        missing = [f for f in FIELDS if f not in self.values]
+        missing = [f for f in FIELDS if f not in self.values and f not in OPTIONAL]
         if missing:
             raise InvalidNotationError(f"missing field(s): {', '.join(missing)}")
         self.players = self.integer("players", 2, 6)
@@ -252,6 +274,7 @@ def read(game: SQuarrels, text: str) -> SQuarrelsState:
     _read_quarrel(r, state)
     _read_race(r, state)
     state.winners_ = r.seats("winners", r.raw("winners"))
+    state.known_base = _read_known(r, n)
     refuse_unreachable(state)  # Game.from_notation then runs the generic checks (invariants, seats to act)
     return state
 
@@ -320,3 +343,30 @@ def _read_race(r: _Reader, state: SQuarrelsState) -> None:
     state.r_commits = commits
     if len(state.r_eligible) < 2:
         raise r.fail("race", "a race needs at least two eligible players")
+
+
+def _read_known(r: _Reader, players: int) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """``observer>holder:cards`` items; each (observer, holder) once, the holder never its own observer."""
+    text = r.values.get("known")
+    if text is None:
+        return {}
+    if text == "-" or not text:
+        raise r.fail("known", "leave the field out when nobody knows a card in another hand")
+    rows: dict[int, list[list[int]]] = {}
+    seen: set[tuple[int, int]] = set()
+    for item in text.split(","):
+        who, arrow, rest = item.partition(">")
+        holder_text, colon, cards_text = rest.partition(":")
+        if not arrow or not colon or cards_text in ("", "-"):
+            raise r.fail("known", f"expected observer>holder:cards, got {shown(item)}")
+        holder = r.seat("known", holder_text)
+        observer = holder if who == "*" else r.seat("known", who)
+        if who != "*" and observer == holder:
+            raise r.fail("known", "a seat's own hand is not listed in what it knows of others (use * for public)")
+        if (observer, holder) in seen:
+            raise r.fail("known", "each observer>holder pair is listed once")
+        seen.add((observer, holder))
+        row = rows.setdefault(holder, [[0] * HAND_KINDS for _ in range(players)])
+        for card in r.cards("known", cards_text, hand_only=True):
+            row[observer][card] += 1
+    return {holder: tuple(tuple(vector) for vector in row) for holder, row in sorted(rows.items())}

@@ -1,4 +1,5 @@
-"""What one seat of a S'Quarrels match may know: its hand, everything public, and its own Hoard discards.
+"""What one seat of a S'Quarrels match may know: its hand, everything public, its own Hoard discards, and
+the cards it knows to be in other hands (SQ-24).
 
 Public (RULINGS §1.2): hand sizes, Storage Piles, Discard, Deck size, Hoard Pile size. Private: hands.
 Hidden: the Hoard Pile (except the cards a seat put there itself), Deck order, Quarrel picks until the reveal.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import knowledge
 from .cards import ALL_KINDS, NAMES
 from .state import QUARREL, RACE
 
@@ -20,10 +22,15 @@ def card_names(cards: list[int]) -> list[str]:
     return [NAMES[c] for c in sorted(cards)]
 
 
+def _known_cards(vector: tuple[int, ...]) -> list[str]:
+    return [NAMES[c] for c in range(len(vector)) for _ in range(vector[c])]
+
+
 def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (None: a spectator, who sees only public facts)."""
     n = state.num_players
     opts = state.opts
+    known = state.knowledge()
     view: dict[str, Any] = {
         "game": "squarrels",
         "seat": seat,
@@ -52,6 +59,9 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
         "hoard_pile_yours": None
         if seat is None
         else card_names([card for card, owner in state.hoard if owner == seat]),
+        # SQ-24: per seat, the cards this seat knows to be in that hand (for its own hand: what every seat
+        # knows it holds); a spectator sees what every seat knows.
+        "known_in_hands": [_known_cards(knowledge.held(known, s if seat is None else seat, s)) for s in range(n)],
         "drawing_open": state.phase in ("must_draw", "drawing"),
         "must_draw_to_7": state.whirl_forced,
         "quarrel": None,

@@ -117,6 +117,10 @@ def render(view: Mapping[str, Any]) -> str:
         lines.append(f"Your hand: {_cards(view['hand'])}")
         if view["hoard_pile_yours"]:
             lines.append(f"You put into the Hoard Pile: {_cards(view['hoard_pile_yours'])}")
+        known = view.get("known_in_hands") or []
+        seen = [f"{_p(s)}: {_cards(cards)}" for s, cards in enumerate(known) if s != seat and cards]
+        if seen:
+            lines.append(f"You know these cards are in other hands — {'; '.join(seen)}")
         lines.append(f"Your round score if Winter came now: {view['your_round_score']}")
     quarrel = view.get("quarrel")
     if quarrel:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final, Self
 from oakwood.engine import Decision, InvariantError, Rng, State
 
 from . import actions as A
+from . import knowledge as K
 from .actions import Action
 from .cards import (
     ALL_KINDS,
@@ -70,6 +71,10 @@ _STORE_EVENTS: Final = tuple(
           for s in range(8))
     for wild in (False, True)
 )  # fmt: skip
+#: Knowledge events of a stored set, by (wild, seat, value), built once (knowledge.py ``replay``).
+_STORE_KNOWLEDGE: Final = tuple(
+    tuple(tuple(("store", s, v, wild) for v in range(GOLDEN)) for s in range(8)) for wild in (False, True)
+)
 _PASS_EVENTS: Final = tuple(("race_pass", {"seat": s}, None, None) for s in range(8))
 _SEAT_KEYS: Final = tuple(str(s) for s in range(8))  # seats as JSON object keys
 _MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag): bounded memory in long simulations
@@ -106,7 +111,8 @@ class SQuarrelsState(State):
 
     __slots__ = (
         "_act_cache", "_cache", "_cache_seat", "action_discard", "active", "dealer", "deck", "golden_out",
-        "hand_sizes", "hands", "hoard", "last_round", "opts", "phase", "q_commits", "q_drawer", "q_live",
+        "hand_sizes", "hands", "hoard", "known_base", "known_log", "last_round", "opts", "phase", "q_commits",
+        "q_drawer", "q_live",
         "q_pot", "r_commits", "r_drawer", "r_eligible", "r_passed", "round_no", "storage", "totals",
         "whirl_forced", "winners_",
     )  # fmt: skip
@@ -122,6 +128,11 @@ class SQuarrelsState(State):
     hoard: list[tuple[int, int]]  # (card, seat that discarded it), face down
     action_discard: list[int]  # counts by card (face up): drawn Action cards and a lost Golden (SQ-20)
     golden_out: bool  # lost for the rest of the match (golden_lost_scope = match)
+    # What each seat knows of the other hands (knowledge.py, SQ-24): a settled dict, plus the chain of
+    # knowledge events since, folded in only when someone asks (``knowledge()``). Both are replaced, never
+    # mutated, so clones share them, and the rules pay one small tuple per revealing event.
+    known_base: K.Known
+    known_log: K.Log
     # -- match
     totals: list[int]
     last_round: list[int] | None
@@ -155,6 +166,8 @@ class SQuarrelsState(State):
         self.hoard = []
         self.action_discard = [0] * ALL_KINDS
         self.golden_out = False
+        self.known_base = {}
+        self.known_log = None
         self.totals = [0] * n
         self.last_round = None
         self.round_no = 0
@@ -199,6 +212,8 @@ class SQuarrelsState(State):
         twin.hoard = self.hoard[:]
         twin.action_discard = self.action_discard[:]
         twin.golden_out = self.golden_out
+        twin.known_base = self.known_base  # never changed in place (knowledge.py): shared
+        twin.known_log = self.known_log
         twin.totals = self.totals
         twin.last_round = self.last_round
         twin.round_no = self.round_no
@@ -219,6 +234,14 @@ class SQuarrelsState(State):
         twin._cache = self._cache
         twin._act_cache = self._act_cache
         return twin
+
+    def knowledge(self) -> K.Known:
+        """What each seat knows of the other hands now (knowledge.py; SQ-24), the event chain folded in."""
+        log = self.known_log
+        if log is not None:
+            self.known_base = K.replay(self.known_base, log, self.num_players)
+            self.known_log = None
+        return self.known_base
 
     # ================================================================== small helpers
     def _left(self, seat: int) -> int:
@@ -244,6 +267,8 @@ class SQuarrelsState(State):
         self.storage = [[] for _ in range(n)]
         self.hoard = []
         self.action_discard = [0] * ALL_KINDS
+        self.known_base = {}  # SQ-24 (b): a new deal, nothing known
+        self.known_log = None
         order = _CLOCKWISE[n][(self.dealer + 1) % n]
         deck = self.deck
         # The top 7n cards, in the order they are dealt: card i goes to order[i % n].
@@ -359,6 +384,7 @@ class SQuarrelsState(State):
             hand[value] -= SET_SIZE
             self.storage[seat] = [*self.storage[seat], value]
         self.hand_sizes[seat] -= SET_SIZE
+        self.known_log = (_STORE_KNOWLEDGE[wild][seat][value], self.known_log)  # SQ-24 (b): cards left in sight
         if self.record_events:
             self._log = (_STORE_EVENTS[wild][seat][value], self._log)
         self.phase = STORING  # SQ-3: storing closes drawing
@@ -370,6 +396,8 @@ class SQuarrelsState(State):
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
         self.hoard.append((card, seat))
+        # Knowledge is untouched (SQ-24 b): a known card of this seat is now in its hand or among its own
+        # face-down Hoard discards, which is what knowledge.py says a known card means.
         # The next turn begins here, inlined (as _end_turn would): discards are a third of all steps.
         nxt = seat + 1 if seat + 1 < self.num_players else 0
         self.active = nxt
@@ -418,6 +446,8 @@ class SQuarrelsState(State):
                 top = [seat]
             elif card == best:
                 top.append(seat)
+        # SQ-24 (b): the revealed cards are no longer in their players' hands
+        self.known_log = (("reveal", tuple(pot[-len(self.q_live) :])), self.known_log)
         if len(top) == 1:
             self.emit("quarrel_reveal", {"plays": shown, "tied": False})  # "again" and "out" come with a tie
             self._quarrel_won(top[0])
@@ -454,6 +484,8 @@ class SQuarrelsState(State):
             else:
                 hand[card] += 1  # …unless it was its player's last card
                 won += 1
+        # SQ-24 (a): every seat saw the cards the winner takes
+        self.known_log = (("won", winner, tuple(self.q_pot), won < len(self.q_pot)), self.known_log)
         self.hand_sizes[winner] += won
         taken = sorted([NAMES[c] for c, _ in self.q_pot])  # the cards the winner takes…
         golden_lost = won < len(self.q_pot)
@@ -472,6 +504,7 @@ class SQuarrelsState(State):
         """SQ-6: every card goes back to its owner; the drawer stores and discards."""
         for card, seat in self.q_pot:
             self._give(seat, card)
+        self.known_log = (("drawn", tuple(self.q_pot)), self.known_log)  # SQ-24 (a): seen going back
         self.emit("quarrel_drawn", {"returned": len(self.q_pot)})
         drawer = self.q_drawer
         self._clear_quarrel()
@@ -531,6 +564,8 @@ class SQuarrelsState(State):
         hand = self.hands[winner]
         for card, _ in taken:
             hand[card] += 1
+        # SQ-24: each seat knows its own discards went to the winner; others' known cards may have gone too
+        self.known_log = (("hoard", winner, tuple(taken)), self.known_log)
         self.hand_sizes[winner] += len(taken)
         self.hoard = []
         self.emit(
@@ -572,6 +607,7 @@ class SQuarrelsState(State):
             sizes[victim] = size - 1
             loot[card] += 1
             sizes[taker] += 1
+            self.known_log = (("ambush", taker, victim, card), self.known_log)  # SQ-24 (a), (b)
             self.emit("ambush", {"seat": taker, "victim": victim}, {"card": NAMES[card]}, _PAIRS[taker][victim])
         self._enter_storing(taker)
 
@@ -595,6 +631,8 @@ class SQuarrelsState(State):
             sizes[seat] = len(dealt)
         self.hands = hands
         self.hand_sizes = sizes
+        self.known_base = {}  # SQ-24 (b): every hand card was mixed; each seat knows only its new hand
+        self.known_log = None
         self.emit("whirlwind", {"seat": drawer, "hand_sizes": sizes[:]})
         self.active = drawer
         self.phase = DRAWING  # drawing stays open after a Whirlwind (SQ-4)
@@ -853,10 +891,20 @@ class SQuarrelsState(State):
         return observe(self, seat)
 
     def _determinize(self, seat: int, rng: Rng) -> Self:
-        """Re-deal every card ``seat`` cannot see: other hands, others' pending commits, the unseen part of
-        the Hoard Pile and the Deck (Action cards can only be in the Deck)."""
+        """Re-deal every card ``seat`` cannot see or deduce (SQ-24): other hands beyond the cards the seat
+        knows are there, others' pending commits, the unseen part of the Hoard Pile and the Deck (Action
+        cards can only be in the Deck). Hidden cards are drawn uniformly from what remains possible."""
         world = self.clone()
-        others = [s for s in range(self.num_players) if s != seat]
+        n = self.num_players
+        others = [s for s in range(n) if s != seat]
+        known = self.knowledge()
+        # A known card of another seat stays with that seat (in its hand, its pending play or its discards).
+        fixed: dict[int, tuple[int, ...]] = {}
+        if known:
+            for s in others:
+                vector = K.held(known, seat, s)
+                if any(vector):
+                    fixed[s] = vector
         pool: list[int] = []
         for s in others:
             pool.extend(world._hand_list(s))
@@ -869,21 +917,47 @@ class SQuarrelsState(State):
         # Sorted before shuffling, so the world depends only on what the seat knows (and ``rng``), not on the
         # order the hidden cards happen to lie in.
         pool.sort()
+        for vector in fixed.values():
+            for card, count in enumerate(vector):
+                for _ in range(count):
+                    pool.remove(card)
         rng.shuffle(pool)
         it = iter(pool)
+        hoard = world.hoard
         for s in others:
-            size = world.hand_sizes[s]
-            world.hands[s] = [0] * HAND_KINDS
-            world.hand_sizes[s] = 0
-            for _ in range(size):
-                world._give(s, next(it))
-        for s in pending:
-            world.q_commits[s] = next(it)
+            held = fixed.get(s)
+            if held is None:  # nothing known: the hand, the play and the discards are drawn as they come
+                hand = world.hands[s] = [0] * HAND_KINDS
+                for _ in range(world.hand_sizes[s]):
+                    hand[next(it)] += 1
+                if s in world.q_commits:
+                    world.q_commits[s] = next(it)
+                continue
+            # The known cards lie anywhere among the seat's hand, its secret play and its own Hoard discards
+            # (knowledge.py): place them and the rest of the pool at random over those places.
+            discards = [i for i in unseen_hoard if hoard[i][1] == s]
+            cards = [card for card in range(HAND_KINDS) for _ in range(held[card])]
+            slots = world.hand_sizes[s] + (1 if s in world.q_commits else 0) + len(discards)
+            while len(cards) < slots:
+                cards.append(next(it))
+            # The hand is a count vector, so only the secret play and the discards need drawing at random.
+            if s in world.q_commits:
+                world.q_commits[s] = cards.pop(rng.randbelow(len(cards)))
+            for i in discards:
+                hoard[i] = (cards.pop(rng.randbelow(len(cards))), s)
+            hand = world.hands[s] = [0] * HAND_KINDS
+            for card in cards:
+                hand[card] += 1
         for i in unseen_hoard:
-            world.hoard[i] = (next(it), world.hoard[i][1])
+            owner = hoard[i][1]
+            if owner not in fixed:
+                hoard[i] = (next(it), owner)
         deck = list(it) + deck_actions
         rng.shuffle(deck)
         world.deck = deck
+        # What other seats learnt in private is unknown to ``seat``: the world keeps only the public part.
+        world.known_base = K.world_view(known, seat, n) if known else {}
+        world.known_log = None
         # Other seats' secret race answers (commit modes) are unknown too: each is re-chosen at random.
         for s in others:
             if s in world.r_commits:
@@ -929,6 +1003,28 @@ class SQuarrelsState(State):
             raise InvariantError(f"card counts {counts} differ from the deck {expected}")
         if WINTER not in self.deck and self.phase != OVER and self.action_discard[WINTER] == 0:
             raise InvariantError("Winter left the Deck without ending the round")
+        self._check_knowledge()
+
+    def _check_knowledge(self) -> None:
+        """SQ-24: a seat knows only cards really in the hand (or its pending play or Hoard discards), and at
+        least what every seat knows."""
+        for holder, row in self.knowledge().items():
+            if not 0 <= holder < self.num_players or len(row) != self.num_players:
+                raise InvariantError(f"knowledge about seat {holder} is malformed")
+            have = self.hands[holder][:]
+            if holder in self.q_commits:
+                have[self.q_commits[holder]] += 1
+            for card, owner in self.hoard:
+                if owner == holder:
+                    have[card] += 1
+            public = row[holder]
+            for observer, vector in enumerate(row):
+                if len(vector) != HAND_KINDS or any(not 0 <= vector[c] <= have[c] for c in range(HAND_KINDS)):
+                    raise InvariantError(f"P{observer + 1} knows cards that P{holder + 1} does not hold")
+                if any(vector[c] < public[c] for c in range(HAND_KINDS)):
+                    raise InvariantError(f"P{observer + 1} knows less of P{holder + 1}'s hand than everyone does")
+            if not any(any(vector) for vector in row):
+                raise InvariantError(f"an empty knowledge row for P{holder + 1}")
 
     def to_notation(self) -> str:
         from .notation import write
