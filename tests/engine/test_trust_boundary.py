@@ -69,6 +69,21 @@ def test_every_entry_point_refuses_what_is_not_a_seat_before_touching_the_state(
 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_no_seat_outside_the_table_is_served_at_any_step(name: str, players: int, options: dict[str, Any]) -> None:
+    # A fused path's "nothing cached" marker once was -1, and ``-1 is -1``: legal_actions(-1) answered.
+    game, rng = oakwood.load(name, **options), Rng(3)
+    state = game.new_state(players, seed=8)
+    for _ in range(150):
+        for bad in (-1, players):
+            with pytest.raises(NotYourTurnError, match="there is no seat"):
+                state.legal_actions(bad)
+        if state.is_terminal():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
 def test_an_unhashable_or_foreign_action_is_an_invalid_action(name: str, players: int, options: dict[str, Any]) -> None:
     state = _midgame(name, players, options)
     before = state.to_json()

@@ -86,6 +86,10 @@ _NUMBER_LEVEL: Final = tuple(min(count, SET_SIZE) for count in range(max(COUNTS)
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
+#: The fused path's "no seat cached" marker: an object no caller can pass (``seat is -1`` would hold for -1).
+NO_SEAT: object = object()
+
+
 class LegalMemo:
     """Legal-action tuples of one (phase, Whirlwind flag), shared by every state of one game object.
 
@@ -178,7 +182,7 @@ class SQuarrelsState(State):
         self.whirl_forced = False
         self._clear_quarrel()
         self._clear_race()
-        self._cache_seat = -1
+        self._cache_seat: object = NO_SEAT
         self._cache: tuple[Action, ...] = ()
         self._act_cache: tuple[int, ...] | None = None
         if deal:
@@ -807,7 +811,7 @@ class SQuarrelsState(State):
         return f"{action} is not possible in the {phase.replace('_', ' ')} phase"
 
     def _apply(self, seat: int, action: Any) -> None:
-        self._cache_seat = -1
+        self._cache_seat = NO_SEAT
         self._act_cache = None
         handler: Any = _HANDLERS[action[0]]
         handler(self, seat, action[1])
@@ -872,7 +876,7 @@ class SQuarrelsState(State):
             State.apply(self, seat, action)  # raises InvalidActionError / IllegalActionError
             return
         # Handlers that know who acts next (a drawn hand card, a discard) refill these caches.
-        self._cache_seat = -1
+        self._cache_seat = NO_SEAT
         self._act_cache = None
         handler: Any = _HANDLERS[action[0]]
         handler(self, seat, action[1])
@@ -968,7 +972,7 @@ class SQuarrelsState(State):
         world.winners_ = world.winners_[:]
         if world.last_round is not None:
             world.last_round = world.last_round[:]
-        world._cache_seat = -1
+        world._cache_seat = NO_SEAT
         world._act_cache = None
         return world
 
