@@ -23,6 +23,7 @@ from oakwood.engine import Game
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
+
 def level_bot(game: Game[Any] | type[Game[Any]], level: str) -> str:
     """The bot a level stands for in ``game``: ``random``, ``heuristic`` or ``ismcts``."""
     if level == "easy":
