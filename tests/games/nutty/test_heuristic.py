@@ -6,8 +6,8 @@ import pytest
 
 import oakwood
 from oakwood.agents import make_agent
-from oakwood.agents.base import PlayerView
 from oakwood.engine import State
+from oakwood.engine.agent import PlayerView
 
 SOLO_GAMES = 100
 

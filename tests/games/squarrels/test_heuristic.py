@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 import oakwood
-from oakwood.agents.base import Choice, PlayerView, as_choice
 from oakwood.agents.random_agent import RandomAgent
 from oakwood.arena.match import play_match
 from oakwood.engine import Game
+from oakwood.engine.agent import Choice, PlayerView, as_choice
 from oakwood.games.squarrels.actions import PASS_ACTION
 from oakwood.games.squarrels.heuristic import SQuarrelsHeuristic
 from tests.games.squarrels.helpers import play, position

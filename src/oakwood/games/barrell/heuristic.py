@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from oakwood.agents.base import PlayerView
 from oakwood.engine import Rng
+from oakwood.engine.agent import PlayerView
 
 from .actions import (
     GIFT,

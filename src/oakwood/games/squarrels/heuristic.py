@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from oakwood.agents.base import Choice, PlayerView
 from oakwood.engine import Decision, Rng
+from oakwood.engine.agent import Choice, PlayerView
 
 from . import actions as A
 from .actions import Action
