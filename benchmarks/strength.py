@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from oakwood.agents import make_agent  # noqa: E402
 from oakwood.agents.ismcts import ISMCTSAgent  # noqa: E402
+from oakwood.agents.levels import LEVELS  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
@@ -121,8 +122,10 @@ def search_times(case: str, seed: int) -> dict[str, float]:
     }
 
 
-def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> dict[str, Any]:
-    """Every level of one case, printed as it goes."""
+def measure(
+    case: str, matches: int, baseline: int, workers: int, seed: int, only: tuple[str, ...] = LEVELS
+) -> dict[str, Any]:
+    """Every level of one case (or those in ``only``), printed as it goes."""
     name, players, _, meaning = CASES[case]
     game = load(name)
     figures: dict[str, Any] = {
@@ -137,6 +140,7 @@ def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> 
     levels = [("easy", None), *PAIRS] if players == 1 else list(PAIRS)
     if game.level_iterations is None:  # hard and expert are the heuristic: nothing more to measure
         levels = [(level, opponent) for level, opponent in levels if level in ("easy", "medium")]
+    levels = [(level, opponent) for level, opponent in levels if level in only]
     for level, opponent in levels:
         games = baseline if level in ("easy", "medium") else matches
         started = time.perf_counter()
@@ -153,7 +157,8 @@ def measure(case: str, matches: int, baseline: int, workers: int, seed: int) -> 
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-    figures["time"] = search_times(case, seed) if game.level_iterations is not None else {}
+    searched = game.level_iterations is not None and ("hard" in only or "expert" in only)
+    figures["time"] = search_times(case, seed) if searched else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
 
@@ -187,6 +192,7 @@ def main() -> None:
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
     parser.add_argument("--matches", type=int, default=40, help="games of hard and expert (default 40)")
     parser.add_argument("--baseline-matches", type=int, default=200, help="games of easy and medium (default 200)")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="the levels to measure (default: all)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
@@ -196,7 +202,8 @@ def main() -> None:
         print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
         return
     for case in args.cases:
-        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed)
+        only = tuple(level.strip() for level in args.levels.split(","))
+        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed, only)
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
             stored[case] = figures
