@@ -175,7 +175,8 @@ def markdown_table(stored: dict[str, Any]) -> str:
     ]
     for case, figures in stored.items():
         players, timing = figures["players"], figures.get("time", {})
-        for level, result in figures["levels"].items():
+        for level in [level for level in LEVELS if level in figures["levels"]]:
+            result = figures["levels"][level]
             low, high = result["ci95"]
             seconds = timing.get(f"{level}_seconds_per_move")
             rows.append(
