@@ -67,7 +67,7 @@ def test_levels_are_seat_names_in_arena_and_play() -> None:
 
 
 def test_games_lists_the_levels_with_their_measured_strength() -> None:
-    output = CliRunner().invoke(app, ["games"], terminal_width=200).output
+    output = CliRunner().invoke(app, ["games"], env={"COLUMNS": "200"}).output  # one line per figure
     assert "Difficulty levels" in output
     for level in LEVELS:
         assert level in output
