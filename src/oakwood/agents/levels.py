@@ -4,8 +4,8 @@
 - ``medium`` is the game's heuristic bot (random for a game without one).
 - ``hard`` and ``expert`` are ISMCTS with the game's two iteration budgets (``Game.level_iterations``): search
   that never sees a hidden card, only worlds drawn from what its seat knows. A game whose search has not yet
-  been measured stronger than its heuristic sets no budgets, and both levels play the heuristic: a person who
-  picks ``expert`` never meets a weaker bot than ``medium``.
+  been measured stronger than its heuristic sets no budgets, and both levels play the heuristic rather than a
+  search known to lose to it.
 
 Budgets are iterations, not seconds, so a level plays the same moves on a fast and a slow machine and a seeded
 arena gives the same table everywhere. Each level's measured strength is in ``strength.json`` beside this
@@ -43,7 +43,7 @@ def level_settings(game: Game[Any] | type[Game[Any]], level: str) -> dict[str, i
 
 @cache
 def measured_strength() -> dict[str, Any]:
-    """The strengths ``benchmarks/strength.py`` measured, by game name (empty if never measured)."""
+    """The strengths ``benchmarks/strength.py`` measured, by case (``barrell-2``: a game at a table size)."""
     path = resources.files(__package__).joinpath("strength.json")
     if not path.is_file():
         return {}
