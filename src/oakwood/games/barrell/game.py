@@ -32,6 +32,25 @@ def _slice_actions(table: _Slices, actions: tuple[Action, ...], bits: int, offse
     return found
 
 
+def _joined(slices: tuple[_Slices, _Slices, _Slices], actions: tuple[Action, ...], hand: int) -> tuple[Action, ...]:
+    """The actions of every card of ``hand``, in codec order.
+
+    Whole hands rarely repeat between games, so the tuple is joined from memoised tuples of its three 18-card
+    slices: three lookups and a join instead of a walk over the hand's bits.
+    """
+    low, mid, high = slices
+    a = low.get(hand & _SLICE_MASK)
+    if a is None:
+        a = _slice_actions(low, actions, hand & _SLICE_MASK, 0)
+    b = mid.get(hand >> _SLICE & _SLICE_MASK)
+    if b is None:
+        b = _slice_actions(mid, actions, hand >> _SLICE & _SLICE_MASK, _SLICE)
+    c = high.get(hand >> _TWO_SLICES)
+    if c is None:
+        c = _slice_actions(high, actions, hand >> _TWO_SLICES, _TWO_SLICES)
+    return a + b + c
+
+
 class Barrell(Game[BarrellOptions]):
     """Barrell: best of three battles of face-down cards, hearts, Queens, Kings, Jacks and Jokers."""
 
@@ -81,33 +100,11 @@ class Barrell(Game[BarrellOptions]):
 
     def play_actions(self, hand: int) -> tuple[Action, ...]:
         """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
-        # Whole hands rarely repeat between games, so the tuple is joined from memoised tuples of its three
-        # 18-card slices: three lookups and a join instead of a walk over the hand's bits.
-        low, mid, high = self._play_slices
-        a = low.get(hand & _SLICE_MASK)
-        if a is None:
-            a = _slice_actions(low, PLAY_ACTIONS, hand & _SLICE_MASK, 0)
-        b = mid.get(hand >> _SLICE & _SLICE_MASK)
-        if b is None:
-            b = _slice_actions(mid, PLAY_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
-        c = high.get(hand >> _TWO_SLICES)
-        if c is None:
-            c = _slice_actions(high, PLAY_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES)
-        return a + b + c + _PASS_ONLY
+        return _joined(self._play_slices, PLAY_ACTIONS, hand) + _PASS_ONLY
 
     def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
         """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
-        low, mid, high = self._mulligan_slices
-        a = low.get(hand & _SLICE_MASK)
-        if a is None:
-            a = _slice_actions(low, MULLIGAN_ACTIONS, hand & _SLICE_MASK, 0)
-        b = mid.get(hand >> _SLICE & _SLICE_MASK)
-        if b is None:
-            b = _slice_actions(mid, MULLIGAN_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
-        c = high.get(hand >> _TWO_SLICES)
-        if c is None:
-            c = _slice_actions(high, MULLIGAN_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES)
-        return a + b + c + _KEEP_ONLY
+        return _joined(self._mulligan_slices, MULLIGAN_ACTIONS, hand) + _KEEP_ONLY
 
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's estimated share of the match win: battles won, the current battle's field values and

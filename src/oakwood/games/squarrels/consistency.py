@@ -99,12 +99,7 @@ def refuse_unreachable(state: SQuarrelsState) -> None:
 
 def _check_known(state: SQuarrelsState) -> None:  # rule 20
     for holder, row in state.knowledge().items():
-        have = state.hands[holder][:]
-        if holder in state.q_commits:
-            have[state.q_commits[holder]] += 1
-        for card, owner in state.hoard:
-            if owner == holder:
-                have[card] += 1
+        have = state.knowable_cards(holder)
         public = row[holder]
         for observer, vector in enumerate(row):
             who = "every seat" if observer == holder else f"P{observer + 1}"

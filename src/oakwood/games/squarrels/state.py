@@ -1009,18 +1009,24 @@ class SQuarrelsState(State):
             raise InvariantError("Winter left the Deck without ending the round")
         self._check_knowledge()
 
+    def knowable_cards(self, holder: int) -> list[int]:
+        """Per card kind, how many cards others can know to be ``holder``'s (SQ-24): its hand, its pending
+        Quarrel play and its own discards in the Hoard Pile."""
+        have = self.hands[holder][:]
+        if holder in self.q_commits:
+            have[self.q_commits[holder]] += 1
+        for card, owner in self.hoard:
+            if owner == holder:
+                have[card] += 1
+        return have
+
     def _check_knowledge(self) -> None:
         """SQ-24: a seat knows only cards really in the hand (or its pending play or Hoard discards), and at
         least what every seat knows."""
         for holder, row in self.knowledge().items():
             if not 0 <= holder < self.num_players or len(row) != self.num_players:
                 raise InvariantError(f"knowledge about seat {holder} is malformed")
-            have = self.hands[holder][:]
-            if holder in self.q_commits:
-                have[self.q_commits[holder]] += 1
-            for card, owner in self.hoard:
-                if owner == holder:
-                    have[card] += 1
+            have = self.knowable_cards(holder)
             public = row[holder]
             for observer, vector in enumerate(row):
                 if len(vector) != HAND_KINDS or any(not 0 <= vector[c] <= have[c] for c in range(HAND_KINDS)):
