@@ -31,6 +31,7 @@ from .group import OakwoodGroup
 from .messages import shorten
 from .play import PlaySession, SeatPlan
 from .storing import PlayRecorder, open_database, progress_bar
+from .styles import make_console
 from .tables import levels_table, options_view, summary_table
 from .terminal import Terminal
 
@@ -48,8 +49,9 @@ app.command("replay")(replay_command.replay)
 
 
 def console() -> Console:
-    """The output console (made per command so it writes to the current standard output)."""
-    return Console(highlight=False)
+    """The output console (made per command so it writes to the current standard output; plain text when
+    it is not a terminal or NO_COLOR is set)."""
+    return make_console()
 
 
 # ---------------------------------------------------------------------- games

@@ -170,28 +170,39 @@ class PlaySession:
         for line in lines:
             self.console.print(Text("  ▸ " if bot else "  • ", style="magenta" if bot else "dim") + Text(line))
 
-    def show_private(self, seat: int, *, heading: str) -> None:
-        """The screen of a human about to decide: board, log since their last move, scores, moves."""
+    def show_private(self, seat: int, *, heading: str, legal: Sequence[Hashable] = ()) -> None:
+        """The screen of a human about to decide: board, log since their last move, scores, moves, fitted
+        to the terminal (see :func:`screens.fit_screen`)."""
         if self.hotseat and self.on_screen != seat:
             self.gate(seat)
         else:
             self.clear()
         self.on_screen = seat
         observation = self.state.observe(seat)
-        self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · {self.label(seat)}"))
         lines = [self.game.describe_event(e) for e in self.state.events_seen_by(seat, self.seen[seat])]
-        log = screens.log_panel(lines, "Since your last move")
-        if log is not None:
-            self.console.print(log)
-        self.console.print(self._scores(observation))
-        if self.notice is not None:
-            self.console.print(self.notice)
-            self.notice = None
-        self.console.print(Text(heading, style="bold yellow"))
+        parts = screens.ScreenParts(
+            title=f"{self.game.title} · {self.label(seat)}",
+            observation=observation,
+            log=lines,
+            log_title="Since your last move",
+            labels=[self.label(s) for s in range(self.state.num_players)],
+            heading=Text(heading, style="bold yellow"),
+            legal=legal,
+            notice=self.notice,
+        )
+        self.notice = None
+        self.print_screen(parts)
 
-    def _scores(self, observation: dict[str, Any]) -> Any:
-        labels = [self.label(s) for s in range(self.state.num_players)]
-        return screens.scores_table(labels, observation["scores"], observation["to_act"])
+    def screen_size(self) -> tuple[int, int | None]:
+        """Columns and rows to fit a screen into: the terminal's, or no row limit for a transcript."""
+        size = self.console.size
+        return size.width, (size.height if self.term.interactive else None)
+
+    def print_screen(self, parts: screens.ScreenParts) -> None:
+        """Print a screen fitted to the terminal."""
+        width, height = self.screen_size()
+        for renderable in screens.fit_screen(self.console, self.game, parts, width, height):
+            self.console.print(renderable)
 
     def gate(self, seat: int) -> None:
         """Hot-seat: hide the screen and wait until the next human has the device."""
@@ -233,9 +244,8 @@ class PlaySession:
             heading = f"P{seat + 1}, choose in secret (revealed when everyone has chosen):"
         else:
             heading = f"P{seat + 1}, your move:"
-        self.show_private(seat, heading=heading)
         legal = self.state.legal_actions(seat)
-        self.console.print(screens.moves_menu(self.game, legal))
+        self.show_private(seat, heading=heading, legal=legal)
         while True:
             text = self.term.read_line(f"P{seat + 1} › ").strip()
             command = text.lower()
@@ -247,8 +257,7 @@ class PlaySession:
             if command in ("quit", "exit"):
                 raise QuitGame("quit", 0)
             if command in ("board", "b"):
-                self.show_private(seat, heading=heading)
-                self.console.print(screens.moves_menu(self.game, legal))
+                self.show_private(seat, heading=heading, legal=legal)
                 continue
             if command == "undo":
                 if self.try_undo(seat):
@@ -406,13 +415,18 @@ class PlaySession:
             self.on_screen = self.viewer
             observation = self.state.observe(self.viewer)
             title = f"{self.game.title} · {self.label(self.viewer or 0)} · race!"
-        self.console.print(screens.board_panel(self.game, observation, title))
         start = self.seen[self.viewer] if self.viewer is not None else self.public_seen
         lines = [self.game.describe_event(e) for e in self.state.events_seen_by(self.viewer, start)]
-        log = screens.log_panel(lines, "Since your last move" if self.viewer is not None else "What just happened")
-        if log is not None:
-            self.console.print(log)
-        self.console.print(self._scores(observation))
+        parts = screens.ScreenParts(
+            title=title,
+            observation=observation,
+            log=lines,
+            log_title="Since your last move" if self.viewer is not None else "What just happened",
+            labels=[self.label(s) for s in range(self.state.num_players)],
+            heading=None,
+            reserve=3,  # the race call (it may wrap) and the slap line
+        )
+        self.print_screen(parts)
         text = Text("RACE! ", style="bold red")
         text.append(" · ".join(f"P{seat + 1}: press [{key}]" for key, seat in keys.items()), style="bold")
         if self.term.interactive:

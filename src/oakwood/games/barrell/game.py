@@ -132,6 +132,12 @@ class Barrell(Game[BarrellOptions]):
 
         return render(observation)
 
+    def render_compact(self, observation: Mapping[str, Any]) -> str:
+        """The same picture in fewer lines, for a small terminal (the CLI's optional hook)."""
+        from .render import render
+
+        return render(observation, compact=True)
+
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One English line per event view."""
         from .render import describe_event

@@ -40,8 +40,12 @@ def _seats(seats: list[int]) -> str:
     return ", ".join(_p(s) for s in seats)
 
 
-def render(obs: Mapping[str, Any]) -> str:
-    """A picture of the table as ``obs['seat']`` sees it."""
+def render(obs: Mapping[str, Any], *, compact: bool = False) -> str:
+    """A picture of the table as ``obs['seat']`` sees it.
+
+    ``compact`` says the same in fewer lines, for a small terminal: the Queen Zone and the Discard pile share
+    a line, each player's field follows their name, and the legend is left out.
+    """
     n = obs["players"]
     seat = obs["seat"]
     lines = [
@@ -50,14 +54,21 @@ def render(obs: Mapping[str, Any]) -> str:
     ]
     if obs["jack_of_diamonds"]:
         lines.append("  The Jack of Diamonds is in force: other face cards do nothing.")
-    lines.append(f"  Queen Zone: {_cards(obs['queen_zone']) if obs['queen_zone'] else 'empty'}")
+    queens = f"Queen Zone: {_cards(obs['queen_zone']) if obs['queen_zone'] else 'empty'}"
     discard = obs["discard"]
     shown = discard[-12:]  # the newest cards; the count of older ones is given first
     older = f"({len(discard) - len(shown)} older) " if len(discard) > len(shown) else ""
-    if discard:
-        lines.append(f"  Discard pile ({_count(len(discard), 'card')}, newest last): {older}{_cards(shown)}")
+    if compact:
+        shown = discard[-8:]
+        older = f"{len(discard) - len(shown)} older, " if len(discard) > len(shown) else ""
+        pile = f"Discard ({older}newest last): {_cards(shown)}" if discard else "Discard: empty"
+        lines.append(f"{queens} · {pile}")
     else:
-        lines.append("  Discard pile: empty")
+        lines.append(f"  {queens}")
+        if discard:
+            lines.append(f"  Discard pile ({_count(len(discard), 'card')}, newest last): {older}{_cards(shown)}")
+        else:
+            lines.append("  Discard pile: empty")
     for p in range(n):
         marks = []
         if obs["passed"][p] and not obs["terminal"]:
@@ -69,13 +80,17 @@ def render(obs: Mapping[str, Any]) -> str:
         tag = f" ({', '.join(marks)})" if marks else ""
         you = " — you" if p == seat else ""
         won = _count(obs["wins"][p], "battle")
-        lines.append(f"P{p + 1}{you}: {won} won, {_count(obs['hand_sizes'][p], 'card')} in hand{tag}")
         field = obs["fields"][p]
         slots = []
         for slot in field:
             text = pretty(slot["card"])
             slots.append(text if slot["face_up"] else f"[{text}]")
-        lines.append(f"    field: {' '.join(slots) if slots else 'empty'}")
+        cards = " ".join(slots) if slots else "empty"
+        if compact:
+            lines.append(f"P{p + 1}{you}: {won} won, {obs['hand_sizes'][p]} in hand{tag} · field: {cards}")
+        else:
+            lines.append(f"P{p + 1}{you}: {won} won, {_count(obs['hand_sizes'][p], 'card')} in hand{tag}")
+            lines.append(f"    field: {cards}")
         if p != seat and obs["known_in_hands"][p]:
             lines.append(f"    known in hand: {_cards(obs['known_in_hands'][p])}")
     if seat is not None:
@@ -96,7 +111,8 @@ def render(obs: Mapping[str, Any]) -> str:
             + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(obs["battle_scores"]))
             + f" — won by {winners}"
         )
-    lines.append("(face-down cards in [brackets]; ?? = a card you have not seen)")
+    if not compact:
+        lines.append("(face-down cards in [brackets]; ?? = a card you have not seen)")
     if obs["terminal"]:
         lines.append("Winners: " + _seats(obs["winners"]))
     return "\n".join(lines)

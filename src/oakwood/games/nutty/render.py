@@ -55,8 +55,12 @@ def _cell(card: Mapping[str, Any]) -> str:
     return f"[{text}]"
 
 
-def render(obs: Mapping[str, Any]) -> str:
-    """The tree as six rows from the trunk outward, then the supply, the boards and whose turn it is."""
+def render(obs: Mapping[str, Any], *, compact: bool = False) -> str:
+    """The tree as six rows from the trunk outward, then the supply, the boards and whose turn it is.
+
+    ``compact`` says the same in fewer lines, for a small terminal: the trunk on the heading line, no legend,
+    the Leaf Deck, supply and cards out of play on one line.
+    """
     lines = []
     mode = obs.get("mode", "multiplayer")
     head = f"Nutty Squirrels — {mode}"
@@ -65,9 +69,9 @@ def render(obs: Mapping[str, Any]) -> str:
         if obs.get("turns_left", -1) >= 0:  # the last round: the end was triggered, or 20 points with finish_round
             left = obs["turns_left"]
             head += f" (last turns: this one and {left} more)"
-    lines.append(head)
     trunk = [str(i + 1) for i, b in enumerate(obs["boards"]) if b["at"] == "trunk"]
-    lines.append(f"Central Trunk: {', '.join('P' + s for s in trunk) or '-'}")
+    on_trunk = f"Central Trunk: {', '.join('P' + s for s in trunk) or '-'}"
+    lines += [f"{head} · {on_trunk.replace('Central ', '')}"] if compact else [head, on_trunk]
     # Columns are as wide as their widest cell, so the tree fits an 80-column terminal in most positions.
     grid = [[_cell(card) for card in row] for row in obs["tree"]]
     widths = [max([len(f"c{i + 1}")] + [len(row[i]) for row in grid if i < len(row)]) for i in range(5)]
@@ -75,16 +79,20 @@ def render(obs: Mapping[str, Any]) -> str:
     for limb, row in enumerate(grid):
         cells = " ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() or "(fallen limb)"
         lines.append(f"  L{limb + 1} ─ {cells}")
-    lines.append("  ?? face down · *power · 2b1g acorns lying on the card now · @n squirrel of player n")
+    if not compact:
+        lines.append("  ?? face down · *power · 2b1g acorns lying on the card now · @n squirrel of player n")
     supply = obs["supply"]
     out = obs["out_of_play"]
-    lines.append(f"Leaf Deck {obs['deck']} · supply {supply['brown']} brown {supply['golden']} golden")
-    lines.append(  # its own line: late in a game the list is long
-        f"Out of play: {_names(out['cards']) or '-'}" + (f" (+{out['face_down']} unseen)" if out["face_down"] else "")
+    stock = f"Leaf Deck {obs['deck']} · supply {supply['brown']} brown {supply['golden']} golden"
+    # Its own line in full: late in a game the list is long.
+    gone = f"Out of play: {_names(out['cards']) or '-'}" + (
+        f" (+{out['face_down']} unseen)" if out["face_down"] else ""
     )
+    lines += [f"{stock} · {gone}"] if compact else [stock, gone]
     if obs.get("market") is not None and mode == "solo":
-        lines.append(f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}")
-        lines.append(f"Wealth (cheeks, backpack, nest) {_points(obs['wealth'])}")
+        market = f"Market (3 points each): {', '.join(NAME[p] for p in obs['market']) or '-'}"
+        wealth = f"Wealth (cheeks, backpack, nest) {_points(obs['wealth'])}"
+        lines += [f"{market} · {wealth}"] if compact else [market, wealth]
     for seat, board in enumerate(obs["boards"]):
         powers = ", ".join(NAME[p] for p in board["powers"]) or "no powers"
         pack = f" backpack {board['backpack']}" if board["backpack"] else ""
@@ -97,6 +105,17 @@ def render(obs: Mapping[str, Any]) -> str:
         if board["sappy_next"] or board["sappy_now"]:
             extra += f" · sappy feet {board['sappy_next'] + board['sappy_now']}"
         marker = ">" if seat in obs["to_act"] else " "
+        if compact:  # powers by their tree labels, points short: one line even with three powers
+            short = " ".join(LABEL[p] for p in board["powers"])
+            lines.append(
+                f"{marker}P{seat + 1} {board['at']:<6} {board['points']:>2}p · cheeks "
+                f"{_acorns(cheeks['brown'], cheeks['golden']) or '-'}{pack}"
+                f" · nest {_acorns(nest['brown'], nest['golden']) or '-'}"
+                f" · burrow {_acorns(burrow['brown'], burrow['golden']) or '-'}"
+                + (f" · {short}" if short else "")
+                + extra
+            )
+            continue
         lines.append(
             f"{marker}P{seat + 1} at {board['at']:<6} {_points(board['points']):>9} · cheeks "
             f"{_acorns(cheeks['brown'], cheeks['golden']) or '-'}{pack}"

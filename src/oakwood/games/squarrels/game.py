@@ -59,6 +59,10 @@ class SQuarrels(Game[SQuarrelsOptions]):
         """The table as seen in ``observation``, in plain text."""
         return render.render(observation)
 
+    def render_compact(self, observation: Mapping[str, Any]) -> str:
+        """The same picture in fewer lines, for a small terminal (the CLI's optional hook)."""
+        return render.render(observation, compact=True)
+
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One English line for an event view."""
         return render.describe_event(event)

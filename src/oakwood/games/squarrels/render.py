@@ -86,28 +86,30 @@ def _phase_text(view: Mapping[str, Any]) -> str:
     return _PHASE_TEXT.get(phase, phase)
 
 
-def render(view: Mapping[str, Any]) -> str:
-    """The whole table from one seat's point of view."""
+def render(view: Mapping[str, Any], *, compact: bool = False) -> str:
+    """The whole table from one seat's point of view (``compact``: without the blank lines and with the
+    round and the piles on one line, for a small terminal)."""
     seat = view["seat"]
     n = view["players"]
     lines: list[str] = []
     target = view["target_score"]
     head = f"S'Quarrels — round {view['round']}, dealer {_p(view['dealer'])}"
     head += f", playing to {target}" if target is not None else ", single round"
-    lines.append(head)
     discard = ", ".join(f"{_short(k)}×{v}" for k, v in view["action_discard"].items()) or "empty"
-    lines.append(
-        f"Deck {_count(view['deck_size'], 'card')} · Hoard Pile {view['hoard_pile_size']} face down · "
-        f"Discard: {discard}"
-    )
-    lines.append("")
+    piles = f"Deck {_count(view['deck_size'], 'card')} · Hoard Pile {view['hoard_pile_size']} face down · "
+    if compact:
+        head = head.replace("S'Quarrels — r", "R")
+        lines.append(f"{head} · {piles}Discard: {discard}")
+    else:
+        lines += [head, f"{piles}Discard: {discard}", ""]
     for s in range(n):
         marker = "▶" if s in view["to_act"] else " "
         you = " (you)" if s == seat else ""
         sets = _sets(view["storage"][s], view["storage_with_golden"][s])
         hand = _count(view["hand_sizes"][s], "card")
         lines.append(f"{marker} {_p(s)}{you:6} total {view['scores'][s]:>4} · hand {hand} · stored {sets}")
-    lines.append("")
+    if not compact:
+        lines.append("")
     if view["terminal"]:
         winners = view["winners"]
         label = "winner" if len(winners) == 1 else "winners"

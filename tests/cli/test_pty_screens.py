@@ -1,0 +1,140 @@
+"""Whole games played at 80x24 in a pseudo-terminal, through the real ``oakwood play``.
+
+pexpect runs the command on a pty of 80 columns and 24 rows; pyte keeps the screen a person would see. At
+every prompt the test looks at that screen: the board's title is still on the top row (nothing scrolled
+off), the hand and the move menu are there, and the prompt is the last line. Every screen is saved, in
+order, as a transcript under the test's temporary directory (and under ``$OAKWOOD_TRANSCRIPTS`` when set,
+for CI artifacts).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+ROOT = Path(__file__).resolve().parents[2]
+COLUMNS, ROWS = 80, 24
+TIMEOUT = 60  # only a broken build waits this long
+PROMPT = r"P\d › "
+RACE = r"RACE!"
+PAUSE = r"Press Enter to continue"
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+MOVE_LINE = re.compile(r"^ ?1 +\S")  # the menu's first move
+
+
+@dataclass
+class Played:
+    """What one pty game showed: every screen at a prompt, and the raw bytes."""
+
+    screens: list[str] = field(default_factory=list)
+    raw: str = ""
+    exit_status: int | None = None
+
+
+def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: str = "1") -> Played:
+    """Play ``oakwood play ARGS`` as P1, answering ``answer`` at every prompt; returns what was shown."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "TERM": "xterm-256color"}
+    for key in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
+        env.pop(key, None)
+    if colour:
+        env["FORCE_COLOR"] = "1"
+    else:
+        env["NO_COLOR"] = "1"
+    command = ["-m", "oakwood.cli.main", "play", *args, "--delay", "0", "--db", str(tmp_path / "games.sqlite")]
+    child = pexpect.spawn(sys.executable, command, env=env, cwd=str(ROOT), dimensions=(ROWS, COLUMNS), encoding="utf-8")
+    screen = pyte.Screen(COLUMNS, ROWS)
+    stream = pyte.Stream(screen)
+    played = Played()
+    try:
+        for _ in range(2000):
+            found = child.expect([PROMPT, RACE, PAUSE, pexpect.EOF], timeout=TIMEOUT)
+            chunk = child.before + (child.after if isinstance(child.after, str) else "")
+            played.raw += chunk
+            stream.feed(chunk)
+            shown = "\n".join(line.rstrip() for line in screen.display)
+            if found == 3:
+                played.screens.append(shown)
+                break
+            if found == 0:
+                played.screens.append(shown)
+                check_prompt_screen(shown, name)
+                child.send(answer + "\r")
+            elif found == 1:
+                child.expect(r"Enter passes at once|press nothing", timeout=TIMEOUT)
+                played.raw += child.before + child.after
+                stream.feed(child.before + child.after)
+                child.send("\r")
+            else:
+                played.screens.append(shown)
+                child.send("\r")
+        else:
+            pytest.fail(f"{name}: no end after 2000 prompts")
+    finally:
+        child.close(force=True)
+        played.exit_status = child.exitstatus
+        save(tmp_path, name, played)
+    return played
+
+
+def check_prompt_screen(shown: str, name: str) -> None:
+    """At a prompt: board title on top, a hand, a menu, and the prompt on the last used row."""
+    rows = shown.split("\n")
+    used = [row for row in rows if row.strip()]
+    assert re.search(r"· P1 \(you\)", rows[0]), f"{name}: the board's title scrolled off:\n{shown}"
+    assert re.match(PROMPT.strip(), used[-1]), f"{name}: the prompt is not the last line:\n{shown}"
+    headings = [i for i, row in enumerate(used) if re.search(r"your move:|choose in secret", row)]
+    assert headings, f"{name}: no heading:\n{shown}"
+    assert MOVE_LINE.match(used[headings[-1] + 1]), f"{name}: no move menu under the heading:\n{shown}"
+    hand = r"^[ >]P1 " if name.startswith("nutty") else r"Your hand"
+    assert re.search(hand, shown, re.MULTILINE), f"{name}: the hand is not on screen:\n{shown}"
+
+
+def save(tmp_path: Path, name: str, played: Played) -> None:
+    """Every screen, numbered, to ``NAME.screens.txt`` (and to ``$OAKWOOD_TRANSCRIPTS`` when set)."""
+    text = "\n".join(f"──── screen {i + 1} ────\n{s}" for i, s in enumerate(played.screens))
+    (tmp_path / f"{name}.screens.txt").write_text(text, encoding="utf-8")
+    target = os.environ.get("OAKWOOD_TRANSCRIPTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / f"{name}.screens.txt").write_text(text, encoding="utf-8")
+
+
+GAMES = [
+    ("squarrels-2p", ["squarrels", "--seats", "human,heuristic", "--seed", "3", "-o", "single_round=true"], "1"),
+    ("barrell-2p", ["barrell", "--seats", "human,heuristic", "--seed", "3"], "1"),
+    ("nutty-2p", ["nutty", "--seats", "human,heuristic", "--seed", "3"], "1"),
+    ("nutty-solo", ["nutty", "--solo", "--seed", "3", "-o", "solo_max_actions=60"], "2"),
+    # The most crowded tables.
+    (
+        "squarrels-6p",
+        ["squarrels", "--seats", "human" + ",heuristic" * 5, "--seed", "5", "-o", "single_round=true"],
+        "1",
+    ),
+    ("barrell-4p", ["barrell", "--seats", "human" + ",heuristic" * 3, "--seed", "5"], "1"),
+    ("nutty-6p", ["nutty", "--seats", "human" + ",heuristic" * 5, "--seed", "5"], "1"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "answer"), GAMES, ids=[g[0] for g in GAMES])
+def test_whole_game_fits_80x24_without_colour(tmp_path: Path, name: str, args: list[str], answer: str) -> None:
+    played = play(tmp_path, name, args, colour=False, answer=answer)
+    assert len(played.screens) >= 3
+    assert "Final result" in played.screens[-1] or "Final result" in played.raw, played.screens[-1]
+    assert "Traceback" not in played.raw
+    assert not SGR.search(played.raw), "NO_COLOR is set, yet the output has colour codes"
+    assert played.exit_status == 0
+
+
+def test_colour_on_a_terminal(tmp_path: Path) -> None:
+    played = play(tmp_path, "barrell-colour", GAMES[1][1], colour=True)
+    assert played.exit_status == 0
+    assert "\x1b[1;31m" in played.raw or "\x1b[31m" in played.raw, "no red hearts or diamonds"
+    assert "\x1b[2m" in played.raw, "face-down cards are not dim"
