@@ -289,8 +289,24 @@ class PlaySession:
         try:
             return self.game.parse_action(text)
         except OakwoodError as exc:
+            guessed = self.complete(text, legal)
+            if guessed is not None:
+                return guessed
             self.error(f"{exc}; type a listed number or move, or 'help'")
             return None
+
+    def complete(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
+        """The one legal move that ``text`` names without its verb (``9♥`` for ``play 9H``, ``L2c1`` for
+        ``move L2c1``), read by the game's own parser; None when there is no such move or several."""
+        found = set()
+        for verb in {str(action).split(" ", 1)[0] for action in legal}:
+            try:
+                action = self.game.parse_action(f"{verb} {text}")
+            except OakwoodError:
+                continue
+            if action in legal:
+                found.add(action)
+        return found.pop() if len(found) == 1 else None
 
     def error(self, message: str) -> None:
         """Explain a refused input (the engine's sentence, which may quote what was typed, shortened to one

@@ -67,3 +67,24 @@ ALL_ACTIONS: Final = (
     *RETURN_ACTIONS,
     *TAKE_ACTIONS,
 )
+
+
+#: Suit symbols as the screen shows them, and the letters the canonical text uses.
+_SUIT_LETTERS: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+_JOKERS: Final = {"red joker": "RJ", "black joker": "BJ"}
+
+
+def normalise_move(text: str) -> str:
+    """A move typed as the screen shows it, in canonical text: ``play 9♥`` → ``play 9H``, ``give 10♥ p2`` →
+    ``give 10H p2``, ``take Red Joker`` → ``take RJ``. Case and spacing are left to the codec (it ignores
+    them); anything else passes through unchanged."""
+    out = " ".join(text.split())
+    for symbol, letter in _SUIT_LETTERS.items():
+        out = out.replace(symbol, letter)
+    lowered = out.lower()
+    for name, code in _JOKERS.items():
+        at = lowered.find(name)
+        if at >= 0:
+            out = out[:at] + code + out[at + len(name) :]
+            lowered = out.lower()
+    return out

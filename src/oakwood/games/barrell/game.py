@@ -126,6 +126,13 @@ class Barrell(Game[BarrellOptions]):
 
         return parse(self, text)
 
+    def parse_action(self, text: str) -> Hashable:
+        """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
+        text; :class:`InvalidActionError` if there is none."""
+        from .actions import normalise_move
+
+        return super().parse_action(normalise_move(text) if isinstance(text, str) else text)
+
     def render(self, observation: Mapping[str, Any]) -> str:
         """A plain-text picture of an observation."""
         from .render import render

@@ -6,6 +6,7 @@ once; its order is fixed and shared by the multiplayer and the solo game.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from .cards import LIMB_LENGTH, LIMBS, MARKET, POWER_WORD, POWERS
@@ -161,3 +162,25 @@ def all_actions() -> list[Act]:
 ALL_ACTIONS = all_actions()
 ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}
 CANONICAL = {a: a for a in ALL_ACTIONS}
+
+
+_COLOUR_LETTERS = {"b": "brown", "g": "golden"}
+
+
+def normalise_move(text: str) -> str:
+    """A move typed as the screen shows it, in canonical text: acorn colours as the board writes them
+    (``gather b``, ``bury 1g`` → ``gather brown``, ``bury golden``), a place with spaces (``move L2 c1`` →
+    ``move L2c1``), a seat as ``P2`` or ``p2``. Case is left to the codec (it ignores it); anything else
+    passes through unchanged."""
+    words = text.lower().split()
+    out: list[str] = []
+    for word in words:
+        if out and re.fullmatch(r"c[1-5]", word) and re.fullmatch(r"l[1-6]", out[-1]):
+            out[-1] += word  # "L2 c1": the place as one word
+            continue
+        colour = re.fullmatch(r"1?([bg])", word)
+        if colour and out:
+            out.append(_COLOUR_LETTERS[colour.group(1)])
+            continue
+        out.append(word)
+    return " ".join(out)

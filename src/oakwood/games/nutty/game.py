@@ -57,6 +57,13 @@ class Nutty(Game[NuttyOptions]):
 
         return read(self, text)
 
+    def parse_action(self, text: str) -> Hashable:
+        """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
+        text; :class:`InvalidActionError` if there is none."""
+        from .actions import normalise_move
+
+        return super().parse_action(normalise_move(text) if isinstance(text, str) else text)
+
     def render(self, observation: Mapping[str, Any]) -> str:
         """The tree (six limbs as rows), the supply and every board, as plain text."""
         from .render import render

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final, NamedTuple
 
 from .cards import GOLDEN, HAND_KINDS, NAMES, NUMBERS
@@ -55,3 +56,13 @@ ALL_ACTIONS: Final = (
 CODEC_INDEX: Final = {a: i for i, a in enumerate(ALL_ACTIONS)}
 
 assert GOLDEN == HAND_KINDS - 1
+
+
+def normalise_move(text: str) -> str:
+    """A move typed as the screen shows it, in canonical text: ``store 3s`` (the log's "a set of 3s") →
+    ``store 3``, ``store 1 + Golden`` → ``store 1+golden``, ``store 1+G`` (a set as stored, ``[11G]``) →
+    ``store 1+golden``. Case is left to the codec (it ignores it); anything else passes through unchanged."""
+    out = " ".join(text.split()).lower()
+    out = re.sub(r"\s*\+\s*", "+", out)
+    out = re.sub(r"\+g$", "+golden", out)
+    return re.sub(r"^(store|discard|play) ([1-5])s$", r"\1 \2", out)

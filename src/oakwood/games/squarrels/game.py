@@ -55,6 +55,13 @@ class SQuarrels(Game[SQuarrelsOptions]):
         assert isinstance(state, SQuarrelsState)
         return evaluation.estimate_returns(state)
 
+    def parse_action(self, text: str) -> Hashable:
+        """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
+        text; :class:`InvalidActionError` if there is none."""
+        from .actions import normalise_move
+
+        return super().parse_action(normalise_move(text) if isinstance(text, str) else text)
+
     def render(self, observation: Mapping[str, Any]) -> str:
         """The table as seen in ``observation``, in plain text."""
         return render.render(observation)
