@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from oakwood.arena.match import DEFAULT_RACE_DELAY
@@ -23,8 +25,9 @@ from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
 
-from . import screens
+from . import pager, screens
 from .messages import one_line
+from .styles import styled
 from .terminal import QuitGame, Terminal
 from .undo import UndoTracker
 
@@ -35,6 +38,8 @@ HELP = """\
 Type the number of a move or its name (for example 1, or the move's text as listed).
   help     this help
   board    show the board again
+  log      everything you have seen this game, in a pager
+  rules    the rules of this game, in a pager (/ searches)
   undo     take back your last move: only before anyone else acts, and never once it showed something
            new (a card drawn or revealed, a shuffle, a roll)
   quit     leave the game
@@ -259,6 +264,14 @@ class PlaySession:
             if command in ("board", "b"):
                 self.show_private(seat, heading=heading, legal=legal)
                 continue
+            if command == "log":
+                self.show_log(seat)
+                self.redraw(seat, heading, legal)
+                continue
+            if command == "rules":
+                pager.page(self.term, Markdown(self.game.rules_document()), title=f"{self.game.title} rules")
+                self.redraw(seat, heading, legal)
+                continue
             if command == "undo":
                 if self.try_undo(seat):
                     return
@@ -277,6 +290,21 @@ class PlaySession:
             self.public_seen = before
             self.after_human(seat)
             return
+
+    def show_log(self, seat: int) -> None:
+        """Everything ``seat`` has seen this game, from the first deal, in a pager."""
+        lines = [self.game.describe_event(e) for e in self.state.events_seen_by(seat, 0)]
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", justify="right", no_wrap=True)
+        grid.add_column()
+        for number, line in enumerate(lines, start=1):
+            grid.add_row(str(number), styled(line, self.game.name, seat))
+        pager.page(self.term, grid, title=f"Everything P{seat + 1} has seen this game")
+
+    def redraw(self, seat: int, heading: str, legal: Sequence[Hashable]) -> None:
+        """Back from a pager: the player's screen again (a transcript just goes on)."""
+        if self.term.interactive:
+            self.show_private(seat, heading=heading, legal=legal)
 
     def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
         """A move from a number or a name; prints the reason and returns None when it is not one."""
