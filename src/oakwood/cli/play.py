@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.rule import Rule
@@ -25,7 +25,7 @@ from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
 
-from . import pager, screens
+from . import pager, screens, summaries
 from .messages import one_line
 from .styles import styled
 from .terminal import QuitGame, Terminal
@@ -94,6 +94,7 @@ class PlaySession:
         self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
         #: told after every move and every undo (the store saves the game as it is played)
         self.on_change = on_change
+        self.summarised = len(state.events)  # events already looked at for a round or battle end
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -109,6 +110,7 @@ class PlaySession:
         self.intro()
         try:
             while not self.state.is_terminal():
+                self.pause_on_summaries()
                 if self.state.decision is Decision.RACE and self._slap_action() is not None:
                     self.race()
                 else:
@@ -222,24 +224,75 @@ class PlaySession:
         self.term.read_line("")
         self.clear()
 
+    def ending_summaries(self) -> list[RenderableType]:
+        """Summaries of the rounds and battles that ended since the last look (as the viewer may see them)."""
+        count = len(self.state.events)
+        start, self.summarised = min(self.summarised, count), count
+        kinds = summaries.ending_kinds(self.game.name)
+        if not kinds or not any(e.kind in kinds for e in self.state.events[start:]):
+            return []
+        views = self.state.events_seen_by(self.viewer, 0)
+        labels = [self.label(s) for s in range(self.state.num_players)]
+        found = (summaries.summary(self.game, views, i, labels, seat=self.viewer) for i in range(start, count))
+        return [panel for panel in found if panel is not None]
+
+    def pause_on_summaries(self) -> None:
+        """A round or battle just ended: show its summary and, on a terminal, wait for Enter (a transcript
+        goes on at once: its next input line is a move)."""
+        if not self.humans:
+            return
+        panels = self.ending_summaries()
+        if not panels:
+            return
+        if self.term.interactive:
+            self.clear()
+            self.on_screen = None  # nobody's hand is on screen now
+        for panel in panels:
+            self.console.print(panel)
+        if self.term.interactive:
+            self.term.read_line("Press Enter to continue ")
+
     def final(self) -> None:
-        """The result screen."""
+        """The result screen: the last round's or battle's summary, the final standings and, as the rows
+        allow, the board and how it ended."""
         self.clear()
         observation = self.state.observe(self.viewer)
-        self.console.print(screens.board_panel(self.game, observation, f"{self.game.title} · game over"))
         # Everything since the viewer's last move (the final reveal, scoring…): the screen was just cleared.
         start = self.seen[self.viewer] if self.viewer is not None else self.public_seen
         events = self.state.events_seen_by(self.viewer, start)
         self.announced = start + len(events)
-        log = screens.log_panel([self.game.describe_event(e) for e in events], "How it ended")
-        if log is not None:
-            self.console.print(log)
+        lines = [self.game.describe_event(e) for e in events]
         labels = [self.label(s) for s in range(self.state.num_players)]
-        self.console.print(screens.result_table(labels, observation["scores"], self.state.winners()))
         winners = self.state.winners()
         names = " and ".join(self.label(s) for s in winners)
         verdict = f"{names} {'wins' if len(winners) == 1 else 'share the win'}!" if winners else "Nobody wins."
-        self.console.print(Text(verdict, style="bold green"))
+        score_name = summaries.score_name(self.game.name)
+        tail: list[RenderableType] = [
+            *self.ending_summaries(),
+            screens.result_table(labels, observation["scores"], winners, score_name=score_name),
+            Text(verdict, style="bold green"),
+        ]
+        width, height = self.screen_size()
+        title = f"{self.game.title} · game over"
+        if height is None:
+            head: list[RenderableType] = [screens.board_panel(self.game, observation, title)]
+            log = screens.log_panel(lines, "How it ended", game=self.game.name, seat=self.viewer)
+            head += [log] if log is not None else []
+        else:
+            left = height - 1 - sum(screens.height_of(self.console, r, width) for r in tail)
+            boards = [
+                (b, screens.height_of(self.console, b, width))
+                for b in screens.board_variants(self.game, observation, title)
+            ]
+            fitting = [(b, h) for b, h in boards if h + min(len(lines), 3) + 1 <= left]
+            head = [fitting[0][0]] if fitting else []
+            left -= fitting[0][1] if fitting else 0
+            log_r = screens.log_lines_fitted(
+                lines, "How it ended", left, width, game=self.game.name, seat=self.viewer, more=""
+            )
+            head += [log_r] if log_r is not None else []
+        for renderable in (*head, *tail):
+            self.console.print(renderable)
 
     # ------------------------------------------------------------------ human decisions
     def human_turn(self, seat: int) -> None:
@@ -361,6 +414,7 @@ class PlaySession:
             self.on_change(self.state)
         count = len(self.state.events)
         self.announced = min(self.announced, count)
+        self.summarised = min(self.summarised, count)
         if self.seen_before and self.seen_before[-1][0] == seat:
             self.seen[seat] = self.seen_before.pop()[1]
         self.seen = {s: min(i, count) for s, i in self.seen.items()}

@@ -82,17 +82,24 @@ def log_panel(
 
 
 def log_lines_fitted(
-    lines: Sequence[str], title: str, rows: int, width: int, *, game: str = "", seat: int | None = None
+    lines: Sequence[str],
+    title: str,
+    rows: int,
+    width: int,
+    *,
+    game: str = "",
+    seat: int | None = None,
+    more: str = "type 'log'",
 ) -> RenderableType | None:
-    """The log in at most ``rows`` rows of ``width`` columns: a heading line, then the newest lines, one row
-    each (cut with …)."""
+    """The log in at most ``rows`` rows of ``width`` columns: a heading line (saying how many earlier lines
+    are left out and, ``more``, how to see them), then the newest lines, one row each (cut with …)."""
     if not lines or rows < 2:
         return None
     room = rows - 1
     shown = list(lines[-room:])
     heading = Text(f"─ {title}", style="bold")
     if len(lines) > len(shown):
-        heading.append(f" · {len(lines) - len(shown)} earlier: type 'log'", style="dim")
+        heading.append(f" · {len(lines) - len(shown)} earlier" + (f": {more}" if more else ""), style="dim")
     out: list[RenderableType] = [heading]
     for line in shown:
         row = Text("• ", style="dim")
