@@ -35,6 +35,16 @@ MIN_LOG_LINES = 3
 
 
 @runtime_checkable
+class DescribesMoves(Protocol):
+    """A game whose menu can say what a move costs in the position (an optional hook beside
+    ``Game.describe_action``)."""
+
+    def describe_move(self, observation: Mapping[str, Any], action: Hashable) -> str:
+        """``describe_action`` with what ``action`` costs in ``observation``."""
+        ...
+
+
+@runtime_checkable
 class CompactRender(Protocol):
     """A game that can draw its board in fewer rows (an optional hook beside ``Game.render``)."""
 
@@ -102,7 +112,8 @@ def log_lines_fitted(
         heading.append(f" · {len(lines) - len(shown)} earlier" + (f": {more}" if more else ""), style="dim")
     out: list[RenderableType] = [heading]
     for line in shown:
-        row = Text("• ", style="dim")
+        row = Text()
+        row.append("• ", style="dim")
         row.append_text(styled(line, game, seat))
         row.truncate(width, overflow="ellipsis")
         row.no_wrap = True
@@ -145,12 +156,18 @@ class MenuItem:
     note: str
 
 
-def menu_items(game: Game[Any], legal: Sequence[Hashable]) -> list[MenuItem]:
-    """The legal moves with the game's description, minus the repeated move text."""
+def menu_items(
+    game: Game[Any], legal: Sequence[Hashable], observation: Mapping[str, Any] | None = None
+) -> list[MenuItem]:
+    """The legal moves with the game's description (with its cost here, when the game can tell), minus the
+    repeated move text."""
     items = []
     for number, action in enumerate(legal, start=1):
         move = str(action)
-        note = game.describe_action(action)
+        if observation is not None and isinstance(game, DescribesMoves):
+            note = game.describe_move(observation, action)
+        else:
+            note = game.describe_action(action)
         if note == move:
             note = ""
         elif note.startswith(f"{move} — "):
@@ -189,6 +206,8 @@ def menu_grid(items: Sequence[MenuItem], columns: int, width: int, *, notes: boo
     grid = Table.grid(padding=(0, gap, 0, 0))
     for _ in range(columns):
         grid.add_column(width=cell, no_wrap=True, overflow="ellipsis")
+    # Notes start at one place in each column, after its longest move.
+    widest = [max((len(item.move) for item in items[c * rows : (c + 1) * rows]), default=0) for c in range(columns)]
     for row in range(rows):
         cells: list[RenderableType] = []
         for column in range(columns):
@@ -199,18 +218,20 @@ def menu_grid(items: Sequence[MenuItem], columns: int, width: int, *, notes: boo
             item = items[index]
             text = _move_text(item, game, digits)
             if notes and item.note:
-                text.append("  ")
+                text.append(" " * (widest[column] - len(item.move) + 2))
                 text.append_text(styled(item.note, game))
-                text.stylize("dim", digits + 1 + len(item.move) + 2)
+                text.stylize("dim", digits + 1 + widest[column] + 2)
             cells.append(text)
         grid.add_row(*cells)
     return grid
 
 
-def menu_variants(game: Game[Any], legal: Sequence[Hashable], width: int) -> list[tuple[RenderableType, bool]]:
+def menu_variants(
+    game: Game[Any], legal: Sequence[Hashable], width: int, observation: Mapping[str, Any] | None = None
+) -> list[tuple[RenderableType, bool]]:
     """Menu layouts from roomiest to tightest, each with whether it shows the descriptions: one a line;
     2–3 columns with descriptions; 2–6 columns of moves alone."""
-    items = menu_items(game, legal)
+    items = menu_items(game, legal, observation)
     variants: list[tuple[RenderableType, bool]] = [(menu_table(items, game.name), True)]
     has_notes = any(item.note for item in items)
     for columns in (2, 3):
@@ -224,10 +245,12 @@ def menu_variants(game: Game[Any], legal: Sequence[Hashable], width: int) -> lis
     return variants
 
 
-def moves_menu(game: Game[Any], legal: Sequence[Hashable], width: int = 80) -> RenderableType:
+def moves_menu(
+    game: Game[Any], legal: Sequence[Hashable], width: int = 80, observation: Mapping[str, Any] | None = None
+) -> RenderableType:
     """The legal moves, numbered from 1, for a transcript: one a line with its description up to
     ``MENU_LINES`` moves, else the fewest columns (descriptions kept where they fit) of at most that many rows."""
-    variants = menu_variants(game, legal, width)
+    variants = menu_variants(game, legal, width, observation)
     if len(legal) <= MENU_LINES:
         return variants[0][0]
     for renderable, _notes in variants[1:]:
@@ -276,7 +299,7 @@ def fit_screen(
         out.append(scores_table(parts.labels, scores, to_act))
         out += [r for r in (parts.notice, parts.heading) if r is not None]
         if parts.legal:
-            out.append(moves_menu(game, parts.legal, width))
+            out.append(moves_menu(game, parts.legal, width, obs))
         return out
     fixed = parts.reserve
     for extra in (parts.notice, parts.heading):
@@ -284,7 +307,7 @@ def fit_screen(
             fixed += height_of(console, extra, width)
     boards = [(b, height_of(console, b, width)) for b in board_variants(game, obs, parts.title)]
     menus = (
-        [(m, notes, height_of(console, m, width)) for m, notes in menu_variants(game, parts.legal, width)]
+        [(m, notes, height_of(console, m, width)) for m, notes in menu_variants(game, parts.legal, width, obs)]
         if parts.legal
         else [(Text(""), True, 0)]
     )

@@ -46,12 +46,12 @@ GAMES: Mapping[str, tuple[tuple[str, str], ...]] = {
         (r"(?i:\bgolden\b)", "bold yellow"),
         (r"(?i:\brotten\b)", "green"),
         (r"(?i:\bwinter\b|WINTER!)", "bold cyan"),
-        (r"(?i:\bquarrel!?|\bhoard!?|\bambush\b|\bwhirlwind\b)", "magenta"),
+        (r"(?i:(?<!')\bquarrel\b!?|\bhoard\b!?|\bambush\b|\bwhirlwind\b!?)", "magenta"),
         (r"total\s+\d+", "bold"),
     ),
     "nutty": (
         (r"\[\?\?[^\]\n]*\]", "dim"),  # a face-down tree card (acorns on it stay readable)
-        (r"\b\d+g\b|\bgolden\b", "bold yellow"),
+        (r"\d+g\b|\bgolden\b", "bold yellow"),
         (r"\*[A-Z][\w' ]*", "magenta"),  # a power
         (r"\b\d+ points?\b", "bold"),
         (r"^>P\d", "bold yellow"),  # the player to act

@@ -60,9 +60,16 @@ class Nutty(Game[NuttyOptions]):
     def parse_action(self, text: str) -> Hashable:
         """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
         text; :class:`InvalidActionError` if there is none."""
+        from oakwood.engine import InvalidActionError
+
         from .actions import normalise_move
 
-        return super().parse_action(normalise_move(text) if isinstance(text, str) else text)
+        if isinstance(text, str):
+            try:
+                return super().parse_action(normalise_move(text))
+            except InvalidActionError:
+                pass  # refused below, quoting what was typed rather than its normalised form
+        return super().parse_action(text)
 
     def render(self, observation: Mapping[str, Any]) -> str:
         """The tree (six limbs as rows), the supply and every board, as plain text."""
@@ -75,6 +82,13 @@ class Nutty(Game[NuttyOptions]):
         from .render import render
 
         return render(observation, compact=True)
+
+    def describe_move(self, observation: Mapping[str, Any], action: Hashable) -> str:
+        """``describe_action`` with the action's cost in this position (AP, or points in solo): the CLI's
+        optional hook for menus."""
+        from .render import describe_move
+
+        return describe_move(observation, action)
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One English line per event."""

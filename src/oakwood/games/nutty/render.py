@@ -391,3 +391,70 @@ def describe_action(action: Hashable) -> str:
     if action.verb == "copy":
         return f"{text} — Doppelgänger mimics {POWER_WORD[action.power]} for this turn"
     return text
+
+
+#: What a multiplayer action costs in action points (NS-9, NS-11, NS-12, NS-13, NS-16); a move is worked out.
+_AP_COST = {
+    "flip": 1,
+    "convert": 1,
+    "bury": 1,
+    "steal": 1,
+    "loot": 1,
+    "lasso": 1,
+    "spit": 1,
+    "claim": 0,
+    "gather": 0,
+    "drop": 0,
+    "pack": 0,
+    "unpack": 0,
+    "stash": 0,
+    "unstash": 0,
+    "exchange": 0,
+    "copy": 0,
+    "owl": 0,
+}
+
+
+def describe_move(obs: Mapping[str, Any], action: Hashable) -> str:
+    """``describe_action`` with what the action costs in this position: AP in the multiplayer game (a move
+    onto a revealed Broken Branch costs 2, 1 with Swinging Squirrel), points in solo (an outward step onto a
+    face-up card, a purchase, the Owl's bribe; everything else is free)."""
+    text = describe_action(action)
+    if not isinstance(action, Act) or action.verb == "end" or action.pay:
+        return text  # ending costs nothing, and a named payment already says what it pays
+    cost = _solo_cost(obs, action) if obs.get("mode") == "solo" else _ap_cost(obs, action)
+    if cost is None:
+        return text
+    move = str(action)
+    note = text[len(move) + 3 :] if text.startswith(f"{move} — ") else ""
+    return f"{move} — {cost}" + (f" · {note}" if note and not note.startswith(("1 AP", "3 points")) else "")
+
+
+def _ap_cost(obs: Mapping[str, Any], action: Act) -> str | None:
+    if action.verb == "move":
+        board = obs["boards"][obs["current"]]
+        broken = action.limb >= 0 and obs["tree"][action.limb][action.pos]["card"] == "BB"
+        swinging = "SW" in board["powers"]
+        return "2 AP (onto a Broken Branch)" if broken and not swinging else "1 AP"
+    ap = _AP_COST.get(action.verb)
+    return None if ap is None else f"{ap} AP"
+
+
+def _solo_cost(obs: Mapping[str, Any], action: Act) -> str | None:
+    if action.verb in ("buy", "bribe"):
+        return "3 points, paid the usual way"
+    if action.verb != "move":
+        return "free"
+    here = obs["boards"][0]["at"]
+    if action.limb < 0:
+        return "free (inward)"
+    target = obs["tree"][action.limb][action.pos]
+    if here != "trunk":
+        limb, pos = (int(part) - 1 for part in here[1:].split("c"))
+        if action.limb == limb and action.pos < pos:
+            return "free (inward)"
+        if action.limb != limb:
+            return "free (sideways)"
+    if target["card"] is None:
+        return "free (lands face down: flips it)"
+    return "1 point (outward onto a face-up card)"

@@ -58,9 +58,16 @@ class SQuarrels(Game[SQuarrelsOptions]):
     def parse_action(self, text: str) -> Hashable:
         """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
         text; :class:`InvalidActionError` if there is none."""
+        from oakwood.engine import InvalidActionError
+
         from .actions import normalise_move
 
-        return super().parse_action(normalise_move(text) if isinstance(text, str) else text)
+        if isinstance(text, str):
+            try:
+                return super().parse_action(normalise_move(text))
+            except InvalidActionError:
+                pass  # refused below, quoting what was typed rather than its normalised form
+        return super().parse_action(text)
 
     def render(self, observation: Mapping[str, Any]) -> str:
         """The table as seen in ``observation``, in plain text."""
