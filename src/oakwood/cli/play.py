@@ -265,7 +265,10 @@ class PlaySession:
         labels = [self.label(s) for s in range(self.state.num_players)]
         winners = self.state.winners()
         names = " and ".join(self.label(s) for s in winners)
-        verdict = f"{names} {'wins' if len(winners) == 1 else 'share the win'}!" if winners else "Nobody wins."
+        if winners:
+            verdict = f"{names} {'wins' if len(winners) == 1 else 'share the win'}!"
+        else:
+            verdict = "No win this time." if self.state.num_players == 1 else "Nobody wins."
         score_name = summaries.score_name(self.game.name)
         tail: list[RenderableType] = [
             *self.ending_summaries(),
@@ -284,7 +287,7 @@ class PlaySession:
                 (b, screens.height_of(self.console, b, width))
                 for b in screens.board_variants(self.game, observation, title)
             ]
-            fitting = [(b, h) for b, h in boards if h + min(len(lines), 3) + 1 <= left]
+            fitting = [(b, h) for b, h in boards if h + min(len(lines), 2) + 1 <= left]  # the board, then the log
             head = [fitting[0][0]] if fitting else []
             left -= fitting[0][1] if fitting else 0
             log_r = screens.log_lines_fitted(

@@ -30,6 +30,8 @@ from .styles import styled
 LOG_LINES = 14
 #: A transcript's menu is one move a line up to this many moves, then columns.
 MENU_LINES = 12
+#: From this many columns on, the log stands beside the board instead of under it.
+WIDE = 120
 #: The fewest log lines a fitted screen tries to keep (the latest events matter more than a roomy menu).
 MIN_LOG_LINES = 3
 
@@ -305,6 +307,10 @@ def fit_screen(
     for extra in (parts.notice, parts.heading):
         if extra is not None:
             fixed += height_of(console, extra, width)
+    if width >= WIDE:
+        wide = _fit_wide(console, game, parts, width, height, fixed)
+        if wide is not None:
+            return wide
     boards = [(b, height_of(console, b, width)) for b in board_variants(game, obs, parts.title)]
     menus = (
         [(m, notes, height_of(console, m, width)) for m, notes in menu_variants(game, parts.legal, width, obs)]
@@ -340,11 +346,49 @@ def fit_screen(
     return out
 
 
+def _fit_wide(
+    console: Console, game: Game[Any], parts: ScreenParts, width: int, height: int, fixed: int
+) -> list[RenderableType] | None:
+    """A wide terminal: the board on the left at the width it needs, the log beside it as tall as the rows
+    allow, the scores and the menu below. None when the board and the menu do not fit that way."""
+    obs = parts.observation
+    seat = obs.get("seat")
+    longest = max(len(line) for line in game.render(obs).splitlines())
+    board_width = min(longest + 4, max(84, width - 60))  # the log keeps 60 columns when it can
+    log_width = width - board_width - 2
+    strip = scores_line(parts.labels, obs.get("scores", []), obs.get("to_act", []), seat)
+    strip_rows = height_of(console, strip, width)
+    menus = (
+        [(m, height_of(console, m, width)) for m, _ in menu_variants(game, parts.legal, width, obs)]
+        if parts.legal
+        else [(Text(""), 0)]
+    )
+    boards = [(b, height_of(console, b, board_width)) for b in board_variants(game, obs, parts.title)]
+    for menu, menu_rows in menus:
+        rows = height - fixed - strip_rows - menu_rows
+        fitting = [b for b, board_rows in boards if board_rows <= rows]
+        if not fitting:
+            continue
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(width=board_width)
+        grid.add_column(width=log_width)
+        log = log_lines_fitted(parts.log, parts.log_title, rows, log_width, game=game.name, seat=seat)
+        grid.add_row(fitting[0], log if log is not None else Text(""))
+        out: list[RenderableType] = [grid, strip]
+        out += [r for r in (parts.notice, parts.heading) if r is not None]
+        if parts.legal:
+            out.append(menu)
+        return out
+    return None
+
+
 def result_table(
     labels: Sequence[str], scores: Sequence[float], winners: Sequence[int], *, score_name: str = "Score"
 ) -> Table:
     """The final standings, best score first; ``score_name`` says what the number counts."""
-    table = Table(title="Final result", box=box.ROUNDED, title_style="bold")
+    table = Table(
+        title="Final result", box=box.SIMPLE_HEAD, title_style="bold", title_justify="left", show_edge=False
+    )
     table.add_column("Seat")
     table.add_column(score_name, justify="right")
     table.add_column("Result")
