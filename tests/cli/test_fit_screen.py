@@ -56,7 +56,7 @@ def screen_text(name: str, state: State, width: int, height: int | None) -> tupl
     for renderable in screens.fit_screen(console, game, parts, width, height):
         console.print(renderable)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    return text, len(re.findall(r"^• ", text, re.MULTILINE))
+    return text, text.count("• ")
 
 
 @pytest.mark.parametrize(("name", "players"), TABLES, ids=[f"{n}-{p}p" for n, p in TABLES])
@@ -230,3 +230,11 @@ def test_the_own_pager_pages_and_searches() -> None:
     assert "“nothing-like-this” is not in test" in out
     assert "31–50 of 79" in out  # b went back one page
     assert not term.answers
+
+
+def test_from_120_columns_the_log_stands_beside_the_board() -> None:
+    state = positions("squarrels", 4, 3, seed=2)[-1]
+    text, logged = screen_text("squarrels", state, 140, 40)
+    assert logged >= 3
+    assert re.search(r"│ .*│  (─ Since your last move|• )", text), text  # a board row and a log row on one line
+    assert all(len(row) <= 140 for row in text.split("\n"))

@@ -37,6 +37,7 @@ class Played:
     screens: list[str] = field(default_factory=list)
     raw: str = ""
     exit_status: int | None = None
+    summaries: int = 0  # pauses on a round or battle summary
 
 
 def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: str = "1") -> Played:
@@ -71,9 +72,14 @@ def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: st
                 child.expect(r"Enter passes at once|press nothing", timeout=TIMEOUT)
                 played.raw += child.before + child.after
                 stream.feed(child.before + child.after)
+                shown = "\n".join(line.rstrip() for line in screen.display)
+                played.screens.append(shown)
+                assert "· race!" in shown.split("\n")[0], f"{name}: the race board scrolled off:\n{shown}"
                 child.send("\r")
             else:
                 played.screens.append(shown)
+                played.summaries += 1
+                assert re.search(r"╭─ (Battle \d+ is over|Winter ends round \d+)", shown), shown
                 child.send("\r")
         else:
             pytest.fail(f"{name}: no end after 2000 prompts")
@@ -131,6 +137,8 @@ def test_whole_game_fits_80x24_without_colour(tmp_path: Path, name: str, args: l
     assert "Traceback" not in played.raw
     assert not SGR.search(played.raw), "NO_COLOR is set, yet the output has colour codes"
     assert played.exit_status == 0
+    if name.startswith("barrell"):
+        assert played.summaries >= 1  # at least the first battle paused before the next deal
 
 
 def test_colour_on_a_terminal(tmp_path: Path) -> None:

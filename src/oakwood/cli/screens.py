@@ -386,9 +386,7 @@ def result_table(
     labels: Sequence[str], scores: Sequence[float], winners: Sequence[int], *, score_name: str = "Score"
 ) -> Table:
     """The final standings, best score first; ``score_name`` says what the number counts."""
-    table = Table(
-        title="Final result", box=box.SIMPLE_HEAD, title_style="bold", title_justify="left", show_edge=False
-    )
+    table = Table(title="Final result", box=box.SIMPLE_HEAD, title_style="bold", title_justify="left", show_edge=False)
     table.add_column("Seat")
     table.add_column(score_name, justify="right")
     table.add_column("Result")
