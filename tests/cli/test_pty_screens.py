@@ -146,3 +146,37 @@ def test_colour_on_a_terminal(tmp_path: Path) -> None:
     assert played.exit_status == 0
     assert "\x1b[1;31m" in played.raw or "\x1b[31m" in played.raw, "no red hearts or diamonds"
     assert "\x1b[2m" in played.raw, "face-down cards are not dim"
+
+
+def test_refused_moves_and_the_log_keep_the_screen_whole(tmp_path: Path) -> None:
+    """A refused move is shown on the redrawn screen (typing errors again and again scrolls nothing away);
+    the log pager returns to the same screen."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "TERM": "xterm", "NO_COLOR": "1"}
+    for key in ("COLUMNS", "LINES", "PAGER"):
+        env.pop(key, None)
+    args = ["-m", "oakwood.cli.main", "play", *GAMES[1][1], "--delay", "0", "--db", str(tmp_path / "g.sqlite")]
+    child = pexpect.spawn(sys.executable, args, env=env, cwd=str(ROOT), dimensions=(ROWS, COLUMNS), encoding="utf-8")
+    screen = pyte.Screen(COLUMNS, ROWS)
+    stream = pyte.Stream(screen)
+
+    def prompt() -> str:
+        child.expect(PROMPT, timeout=TIMEOUT)
+        stream.feed(child.before + child.after)
+        return "\n".join(line.rstrip() for line in screen.display)
+
+    try:
+        prompt()
+        for typed in ("zzz", "play 99♥", "pass"):
+            child.send(typed + "\r")
+            shown = prompt()
+            check_prompt_screen(shown, "barrell-refusals")
+            assert "✗" in shown, shown
+        child.send("log\r")
+        # less, with its prompt, or (without less) Oakwood's own pager
+        own = child.expect(["q returns to the game", "q quit › "], timeout=TIMEOUT)
+        child.send("q\r" if own else "q")
+        check_prompt_screen(prompt(), "barrell-after-log")
+        child.send("quit\r")
+        child.expect(pexpect.EOF, timeout=TIMEOUT)
+    finally:
+        child.close(force=True)

@@ -95,6 +95,7 @@ class PlaySession:
         #: told after every move and every undo (the store saves the game as it is played)
         self.on_change = on_change
         self.summarised = len(state.events)  # events already looked at for a round or battle end
+        self.refused = False  # an input was refused: redraw the screen with the reason before the next prompt
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -308,6 +309,9 @@ class PlaySession:
         legal = self.state.legal_actions(seat)
         self.show_private(seat, heading=heading, legal=legal)
         while True:
+            if self.refused:  # on a terminal the refusal is shown on the redrawn screen: nothing scrolls
+                self.refused = False
+                self.show_private(seat, heading=heading, legal=legal)
             text = self.term.read_line(f"P{seat + 1} › ").strip()
             command = text.lower()
             if not command:
@@ -394,8 +398,14 @@ class PlaySession:
 
     def error(self, message: str) -> None:
         """Explain a refused input (the engine's sentence, which may quote what was typed, shortened to one
-        line) and let the player try again."""
-        self.console.print(Text(f"✗ {one_line(message)}", style="bold red"))
+        line) and let the player try again. On a terminal the screen is drawn again with the reason above the
+        menu, so the board never scrolls away however often a move is refused."""
+        reason = Text(f"✗ {one_line(message)}", style="bold red")
+        if self.term.interactive:
+            self.notice = reason
+            self.refused = True
+        else:
+            self.console.print(reason)
 
     def after_human(self, seat: int) -> None:
         """After a human's move: in hot-seat hide their hand unless they act again at once."""
