@@ -238,3 +238,17 @@ def test_from_120_columns_the_log_stands_beside_the_board() -> None:
     assert logged >= 3
     assert re.search(r"│ .*│  (─ Since your last move|• )", text), text  # a board row and a log row on one line
     assert all(len(row) <= 140 for row in text.split("\n"))
+
+
+@pytest.mark.parametrize(("name", "players"), [("squarrels", 6), ("barrell", 4), ("nutty", 6), ("nutty", 1)])
+def test_compact_boards_are_shorter_and_keep_the_hand_and_every_player(name: str, players: int) -> None:
+    game = load(name)
+    for state in positions(name, players, 4, seed=9):
+        seat = state.to_act()[0]
+        observation = state.observe(seat)
+        full, compact = game.render(observation), game.render_compact(observation)  # type: ignore[attr-defined]
+        assert len(compact.splitlines()) < len(full.splitlines())
+        if name != "nutty":
+            assert next(line for line in full.splitlines() if line.startswith("Your hand")) in compact
+        for other in range(players):
+            assert re.search(rf"(?m)^[ >▶]*P{other + 1}\b", compact), compact

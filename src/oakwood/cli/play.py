@@ -271,8 +271,10 @@ class PlaySession:
         else:
             verdict = "No win this time." if self.state.num_players == 1 else "Nobody wins."
         score_name = summaries.score_name(self.game.name)
+        closing = summaries.final_summary(self.game, observation, labels, self.viewer)
         tail: list[RenderableType] = [
             *self.ending_summaries(),
+            *([closing] if closing is not None else []),
             screens.result_table(labels, observation["scores"], winners, score_name=score_name),
             Text(verdict, style="bold green"),
         ]

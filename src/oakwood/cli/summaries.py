@@ -175,6 +175,56 @@ def _leaders(totals: Sequence[int], labels: Sequence[str]) -> str:
     return f"{' and '.join(names)} with {best}"
 
 
+# ---------------------------------------------------------------------- game ends read from the final position
+def final_summary(
+    game: Game[Any], observation: Mapping[str, Any], labels: Sequence[str], seat: int | None
+) -> RenderableType | None:
+    """A game's closing summary drawn from its final observation (public at the end), for games whose
+    last round or battle summary does not already say it all; None for the others."""
+    if game.name != "nutty":
+        return None
+    return nutty_final(observation, labels, seat)
+
+
+def _acorns(pile: Mapping[str, int] | None) -> str:
+    if not pile:
+        return ""
+    return (f"{pile['brown']}b" if pile["brown"] else "") + (f"{pile['golden']}g" if pile["golden"] else "")
+
+
+def nutty_final(observation: Mapping[str, Any], labels: Sequence[str], seat: int | None) -> RenderableType:
+    """Each squirrel's burrow and points (what wins, NS-14), the golden buried (tie-break 1) and the acorns
+    left unburied (tie-break 2), and the powers held at the end."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for heading, justify in (
+        ("Seat", "left"),
+        ("Burrow", "left"),
+        ("Points", "right"),
+        ("Unburied", "left"),
+        ("Powers held", "right"),
+    ):
+        table.add_column(heading, justify=justify)  # type: ignore[arg-type]
+    for s, board in enumerate(observation["boards"]):
+        carried = [
+            f"{place} {text}"
+            for place, text in (
+                ("cheeks", _acorns(board["cheeks"])),
+                ("pack", str(board["backpack"] or "")),
+                ("nest", _acorns(board["nest"])),
+                ("sticky", _acorns(board["sticky"])),
+            )
+            if text
+        ]
+        table.add_row(
+            Text(labels[s], style="bold cyan" if s == seat else ""),
+            styled(_acorns(board["burrow"]) or "—", "nutty"),
+            Text(str(board["points"]), style="bold"),
+            styled(", ".join(carried) or "—", "nutty"),
+            str(len(board["powers"])),
+        )
+    return Panel(table, title=Text("The burrows at the end", style="bold"), title_align="left", box=box.ROUNDED)
+
+
 Builder = Callable[[Game[Any], Sequence[EventView], int, Sequence[str], int | None], RenderableType]
 _BUILDERS: Mapping[str, Mapping[str, Builder]] = {
     "squarrels": {"round_end": squarrels_round},
