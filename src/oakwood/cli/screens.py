@@ -77,9 +77,16 @@ def board_variants(game: Game[Any], observation: Mapping[str, Any], title: str) 
 
 
 def log_panel(
-    lines: Sequence[str], title: str, *, game: str = "", seat: int | None = None, limit: int = LOG_LINES
+    lines: Sequence[str],
+    title: str,
+    *,
+    game: str = "",
+    seat: int | None = None,
+    limit: int = LOG_LINES,
+    more: str = "",
 ) -> RenderableType | None:
-    """The newest log lines (what happened since the viewer last acted), or None when there are none."""
+    """The newest log lines (what happened since the viewer last acted), or None when there are none;
+    ``more`` says how to see the lines left out."""
     if not lines:
         return None
     shown = list(lines[-limit:]) if limit > 0 else []
@@ -87,7 +94,8 @@ def log_panel(
     grid.add_column(style="dim", no_wrap=True)
     grid.add_column()
     if len(lines) > len(shown):
-        grid.add_row("…", Text(f"{len(lines) - len(shown)} earlier lines ('log' shows them all)", style="dim"))
+        earlier = f"{len(lines) - len(shown)} earlier lines" + (f" ({more})" if more else "")
+        grid.add_row("…", Text(earlier, style="dim"))
     for line in shown:
         grid.add_row("•", styled(line, game, seat))  # a wrapped line stays indented under its bullet
     return Panel(grid, title=Text(title, style="bold"), title_align="left", box=box.SIMPLE_HEAD, padding=(0, 1))
@@ -295,7 +303,7 @@ def fit_screen(
     to_act = obs.get("to_act", [])
     if height is None:
         out: list[RenderableType] = [board_panel(game, obs, parts.title)]
-        log = log_panel(parts.log, parts.log_title, game=game.name, seat=seat)
+        log = log_panel(parts.log, parts.log_title, game=game.name, seat=seat, more="'log' shows them all")
         if log is not None:
             out.append(log)
         out.append(scores_table(parts.labels, scores, to_act))
