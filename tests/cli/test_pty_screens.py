@@ -41,7 +41,9 @@ class Played:
 
 
 def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: str = "1") -> Played:
-    """Play ``oakwood play ARGS`` as P1, answering ``answer`` at every prompt; returns what was shown."""
+    """Play ``oakwood play ARGS`` as P1, answering at every prompt with the next of the comma-separated
+    ``answer`` (round and round); returns what was shown."""
+    answers = answer.split(",")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "TERM": "xterm-256color"}
     for key in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
         env.pop(key, None)
@@ -67,7 +69,7 @@ def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: st
             if found == 0:
                 played.screens.append(shown)
                 check_prompt_screen(shown, name)
-                child.send(answer + "\r")
+                child.send(answers[len(played.screens) % len(answers)] + "\r")
             elif found == 1:
                 child.expect(r"Enter passes at once|press nothing", timeout=TIMEOUT)
                 played.raw += child.before + child.after
@@ -117,7 +119,7 @@ GAMES = [
     ("squarrels-2p", ["squarrels", "--seats", "human,heuristic", "--seed", "3", "-o", "single_round=true"], "1"),
     ("barrell-2p", ["barrell", "--seats", "human,heuristic", "--seed", "3"], "1"),
     ("nutty-2p", ["nutty", "--seats", "human,heuristic", "--seed", "3"], "1"),
-    ("nutty-solo", ["nutty", "--solo", "--seed", "3", "-o", "solo_max_actions=60"], "2"),
+    ("nutty-solo", ["nutty", "--solo", "--seed", "3", "-o", "solo_max_actions=60"], "1,2,1,3"),
     # The most crowded tables.
     (
         "squarrels-6p",

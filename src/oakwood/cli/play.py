@@ -35,7 +35,8 @@ from .undo import UndoTracker
 RACE_KEYS = ("a", "l", "v", "p", "q", "m")
 
 HELP = """\
-Type the number of a move or its name (for example 1, or the move's text as listed).
+Type the number of a move or the move as the screen shows it, in any case (1, play 9♥ or play 9H, or just
+9♥ when one move names it).
   help     this help
   board    show the board again
   log      everything you have seen this game, in a pager
@@ -251,7 +252,9 @@ class PlaySession:
         for panel in panels:
             self.console.print(panel)
         if self.term.interactive:
-            self.term.read_line("Press Enter to continue ")
+            answer = self.term.read_line("Press Enter to continue ").strip().lower()
+            if answer in ("quit", "exit"):
+                raise QuitGame("quit", 0)
 
     def final(self) -> None:
         """The result screen: the last round's or battle's summary, the final standings and, as the rows
