@@ -112,6 +112,8 @@ def squarrels_round(
 
 
 # ---------------------------------------------------------------------- Barrell
+#: A battle summary lists at most this many effects, so that it fits an 80x24 screen with four players.
+MAX_EFFECT_LINES = 8
 #: Barrell events that tell what the face cards, the Jokers and the hearts did at the reveal.
 _BARRELL_EFFECTS = ("swap", "rotate", "joker", "gift", "queen_zone", "destroy", "return", "take", "provisional_scores")
 
@@ -140,7 +142,9 @@ def barrell_battle(
         table.add_row(
             Text(label, style="bold cyan" if s == seat else ""),
             styled(shown, "barrell"),
-            Text(f"{end['scores'][s]}{mark}", style="bold green" if s in winners else "bold"),
+            Text(f"{end['scores'][s]}{mark}", style="bold green")
+            if s in winners
+            else styled(str(end["scores"][s]), "barrell"),
             str(end["wins"][s]),
         )
     parts: list[RenderableType] = [table]
@@ -148,7 +152,10 @@ def barrell_battle(
         parts.append(Text(describe_event(ended_early), style="yellow"))
     if effects:
         parts.append(Text("At the reveal:", style="bold"))
-        parts += [Text("  • ") + styled(line, "barrell") for line in effects]
+        listed = effects[:MAX_EFFECT_LINES]
+        parts += [Text("  • ") + styled(line, "barrell") for line in listed]
+        if len(effects) > len(listed):  # a summary must fit one screen: the log has every line
+            parts.append(Text(f"  … {len(effects) - len(listed)} more ('log' shows them all)", style="dim"))
     if not winners:
         verdict = "a drawn battle: nobody wins it"
     else:
