@@ -40,6 +40,7 @@ from .group import OakwoodGroup
 from .hints import HintAdvisor
 from .messages import shorten
 from .play import PlaySession, SeatPlan
+from .recent import RECENT_GAMES, recent_games, recent_view
 from .resume import ResumedGame
 from .resume import resume as resume_game
 from .storing import PlayRecorder, open_database, progress_bar
@@ -83,9 +84,35 @@ def console() -> Console:
 
 # ---------------------------------------------------------------------- games
 @app.command()
-def games() -> None:
-    """List the registered games with their player counts, difficulty levels and bots."""
+def games(
+    recent: Annotated[
+        bool,
+        typer.Option(
+            "--recent", help="List the games in the store instead: unfinished games of play first (resumable)."
+        ),
+    ] = False,
+    limit: Annotated[
+        str, typer.Option("--limit", help="With --recent: how many games to list (1 to 1000).", metavar="N")
+    ] = str(RECENT_GAMES),
+    db: DbOpt = None,
+) -> None:
+    """List the registered games with their player counts, difficulty levels and bots (or, with --recent,
+    the games played and stored)."""
     out = console()
+    if recent:
+        with friendly_errors():
+            count = values.whole_number("--limit", limit, minimum=1, maximum=1000)
+            store = open_database(db)
+            with contextlib.closing(store):
+                try:
+                    listed = recent_games(store, count)
+                except StoreError as exc:
+                    raise CliInputError(str(exc)) from None
+        out.print(recent_view(listed, store.url, db))
+        return
+    with friendly_errors():
+        if db is not None or limit != str(RECENT_GAMES):
+            raise CliInputError("--db and --limit go with --recent (oakwood games --recent lists the stored games)")
     table = Table(title="Oakwood games", box=box.ROUNDED, title_style="bold")
     table.add_column("Name", style="bold cyan")
     table.add_column("Title")
