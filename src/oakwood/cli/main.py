@@ -258,7 +258,7 @@ def play(
                 raise CliInputError(str(exc)) from None
         if resumed is None:
             out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-            stored = f"Stored as game {live.id} (watch it with: oakwood replay {live.id})"
+            stored = f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})"
         else:
             stored = f"Resuming game {live.id} of {loaded.title} after {len(state.history)} moves (seed {deal_seed})"
         out.print(Text(stored, style="dim"), soft_wrap=True)

@@ -65,7 +65,7 @@ def recent_view(listings: Sequence[GameListing], where: str, db: str | None) -> 
         row = (str(g.id), g.game, ", ".join(g.agents), _when(g.started_at), str(g.steps), by, state, _result(g))
         table.add_row(*row)
     flag = f" --db {db}" if db is not None else ""
-    lines = [table]
+    lines: list[RenderableType] = [table]
     resumable = [g for g in listings if is_resumable(g)]
     if resumable:
         lines.append(
