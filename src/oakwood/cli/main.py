@@ -228,7 +228,8 @@ def play(
         else:
             if game is None:
                 raise CliInputError(
-                    "name a game to play (see: oakwood games), or continue your last one with: oakwood play --resume"
+                    "Missing argument 'GAME': name a game to play (see: oakwood games), or continue your last one "
+                    "with: oakwood play --resume"
                 )
             count = None if players is None else values.whole_number("--players", players)
             deal_seed = values.seed("--seed", seed) if seed is not None else new_seed()
