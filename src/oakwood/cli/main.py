@@ -166,6 +166,7 @@ def play(
             help="Game name (see `oakwood games`). With --resume: a stored game's id, or a game's name for its "
             "latest unfinished game (optional).",
             show_default=False,
+            metavar="GAME",
         ),
     ] = None,
     players: PlayersOpt = None,
