@@ -219,13 +219,15 @@ def play(
         hints_on = on_off("--hints", hints)
         if resume:
             _refuse_new_game_flags(players=players, seats=seats, seed=seed, option=option, solo=solo)
-            store = open_database(db)
+            store = open_database(db)  # the game to resume is in it
             try:
                 resumed = resume_game(store, game)
+                loaded, state, names, deal_seed = resumed.game, resumed.state, resumed.names, resumed.stored.seed
+                window = window if window is not None else _race_window_option(loaded.options)
+                plans = _seat_plans(loaded, names, deal_seed)
             except BaseException:
                 store.close()
                 raise
-            loaded, state, names, deal_seed = resumed.game, resumed.state, resumed.names, resumed.stored.seed
         else:
             if game is None:
                 raise CliInputError(
@@ -242,13 +244,9 @@ def play(
                 loaded, seats, count, default_first="human", allow_human=True, default_rest=DEFAULT_OPPONENT
             )
             state = loaded.new_state(len(names), deal_seed)
+            window = window if window is not None else _race_window_option(loaded.options)
+            plans = _seat_plans(loaded, names, deal_seed)
             store = open_database(db)
-        if window is None:
-            window = _race_window_option(loaded.options)
-        plans = [
-            SeatPlan(name) if name == "human" else SeatPlan(name, make_agent(loaded, name, seed=bot_seed(deal_seed, i)))
-            for i, name in enumerate(names)
-        ]
     with contextlib.closing(store):
         with friendly_errors():
             try:
@@ -284,6 +282,15 @@ def play(
             out.print(Text(f"Game {live.id} is saved: continue it with {again}", style="dim"), soft_wrap=True)
     if code:
         raise typer.Exit(code)
+
+
+def _seat_plans(game: Any, names: list[str], deal_seed: int) -> list[SeatPlan]:
+    """Who plays each seat: humans, and bots built by name with seeds derived from the deal's (so a resumed
+    game rebuilds the same bots)."""
+    return [
+        SeatPlan(name) if name == "human" else SeatPlan(name, make_agent(game, name, seed=bot_seed(deal_seed, i)))
+        for i, name in enumerate(names)
+    ]
 
 
 def _refuse_new_game_flags(**given: Any) -> None:
