@@ -24,6 +24,7 @@ from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
 
 from . import screens
+from .hints import HintAdvisor
 from .messages import one_line
 from .terminal import QuitGame, Terminal
 from .undo import UndoTracker
@@ -35,6 +36,7 @@ HELP = """\
 Type the number of a move or its name (for example 1, or the move's text as listed).
   help     this help
   board    show the board again
+  hint     ask the expert bot what it would play, with its chance to win (it does not play it)
   undo     take back your last move: only before anyone else acts, and never once it showed something
            new (a card drawn or revealed, a shuffle, a roll)
   quit     leave the game
@@ -63,6 +65,7 @@ class PlaySession:
         delay: float = 0.6,
         race_window: float = 5.0,
         on_change: Callable[[State], None] | None = None,
+        hints: HintAdvisor | None = None,
     ) -> None:
         if len(seats) != state.num_players:
             raise ValueError(f"{len(seats)} seats for a {state.num_players}-player game")
@@ -89,6 +92,15 @@ class PlaySession:
         self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
         #: told after every move and every undo (the store saves the game as it is played)
         self.on_change = on_change
+        #: answers the ``hint`` command (None: hints are off for this game)
+        self.hints = hints
+
+    def restore_log_starts(self, seen: dict[int, int], public_seen: int) -> None:
+        """A resumed game: where each human's "since your last move" log starts (before its last move), as
+        if the session had played the moves so far itself."""
+        count = len(self.state.events)
+        self.seen.update({seat: min(index, count) for seat, index in seen.items() if seat in self.seen})
+        self.public_seen = min(public_seen, count)
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -254,6 +266,9 @@ class PlaySession:
                 if self.try_undo(seat):
                     return
                 continue
+            if command in ("hint", "hints"):
+                self.give_hint(seat)
+                continue
             action = self.parse(text, legal)
             if action is None:
                 continue
@@ -268,6 +283,13 @@ class PlaySession:
             self.public_seen = before
             self.after_human(seat)
             return
+
+    def give_hint(self, seat: int) -> None:
+        """The ``hint`` command: the expert bot's advice for ``seat`` (it sees only that seat's view)."""
+        if self.hints is None:
+            self.console.print(Text("Hints are off in this game (--hints off).", style="yellow"))
+            return
+        self.hints.show(self.console, self.state, seat)
 
     def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
         """A move from a number or a name; prints the reason and returns None when it is not one."""
