@@ -108,6 +108,7 @@ class SearchReport:
     seconds: float
     visits: dict[Hashable, int]
     values: dict[Hashable, float]  # each legal action's mean return for the bot, as the search saw it
+    ranking: tuple[Hashable, ...] = ()  # the legal actions, the bot's choice first (see ``ISMCTSAgent.rank``)
 
 
 class ISMCTSAgent:
@@ -151,22 +152,17 @@ class ISMCTSAgent:
 
     # ------------------------------------------------------------------ the agent
     def act(self, view: PlayerView) -> Hashable | Choice:
-        """The most visited action after searching from ``view`` (with a reaction delay in a race)."""
+        """The best action after searching from ``view`` (``rank``), with a reaction delay in a race."""
         legal = view.legal_actions
         if len(legal) == 1:
             action = legal[0]
-            self.last = SearchReport(0, 0.0, {action: 0}, {})
+            self.last = SearchReport(0, 0.0, {action: 0}, {}, (action,))
         else:
             report = self.search(view)
             # Free moves can lead back to where they started (a Nutty gather then drop): at an information set
             # it has played from before, the bot tries what it has not tried there, or it would go round for ever.
             played = self.played.setdefault((view.seat, repr(view.observation)), set())
-            fresh = [a for a in legal if a not in played] or list(legal)
-            action = max(fresh, key=lambda a: (report.visits.get(a, 0), report.values.get(a, 0.0)))
-            root = self.tree.get((view.seat, repr(view.observation)))
-            if root is not None and root.hint in fresh and action != root.hint:
-                if root.margin(action, root.hint) < self.guide_z:  # not clearly better: keep the guide's move
-                    action = root.hint
+            action = next((a for a in report.ranking if a not in played), report.ranking[0])
             played.add(action)
         if view.decision is Decision.RACE:
             low, high = self.reaction
@@ -193,8 +189,22 @@ class ISMCTSAgent:
                 break
         root = self.tree.get(root_key, Node())
         values = {a: root.reward[a] / n for a, n in root.visits.items() if n}
-        self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values)
+        ranking = self.rank(root, view.legal_actions)
+        self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values, ranking)
         return self.last
+
+    def rank(self, root: Node, legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+        """The legal actions best first: by visits, then mean return; but the guide's move goes first unless
+        the most visited action's mean return is ``guide_z`` standard errors above it (see the module
+        docstring: a search that follows its noise away from a good heuristic plays worse than it)."""
+        ranked = sorted(
+            legal, key=lambda a: (-root.visits.get(a, 0), -(root.reward.get(a, 0.0) / (root.visits.get(a) or 1)))
+        )
+        hint = root.hint
+        if hint is not None and hint in legal and ranked[0] != hint and root.margin(ranked[0], hint) < self.guide_z:
+            ranked.remove(hint)
+            ranked.insert(0, hint)
+        return tuple(ranked)
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, world: State, root_seat: int, rng: Rng) -> None:

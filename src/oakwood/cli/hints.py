@@ -5,8 +5,8 @@ human's seat, a snapshot that never reaches the live state, so a hint can use on
 
 Where ``expert`` searches (ISMCTS in S'Quarrels and Barrell), the hint is its search: each option's share of
 the search and its estimated chance to win (the mean return the search saw for it, in [0, 1]); the
-recommendation is the most searched option, as the bot itself would choose. The budget is the level's
-iterations or :data:`HINT_SECONDS`, whichever ends first, so a hint stays quick on a slow machine (its
+recommendation is what the bot itself would play (the most searched option, unless it keeps its guide's
+move). The budget is the level's iterations or :data:`HINT_SECONDS`, whichever ends first, so a hint stays quick on a slow machine (its
 estimates are then a little rougher than a full ``expert`` move). Where ``expert`` is a heuristic (Nutty
 Squirrels today, whose search has not been measured stronger than its heuristic), the hint says what it would
 play and gives no percentages: a weaker search's estimates would argue with the recommendation they stand
@@ -90,8 +90,8 @@ class HintAdvisor:
         numbers = {action: i for i, action in enumerate(legal, start=1)}
         if isinstance(bot, ISMCTSAgent) and len(legal) > 1:
             report = bot.search(view)
-            # As the bot chooses: most searched first, then the better estimate, then the menu's order.
-            ranked = sorted(legal, key=lambda a: (-report.visits.get(a, 0), -report.values.get(a, 0.0), numbers[a]))
+            # As the bot chooses: its choice first, then the others as it ranks them.
+            ranked = report.ranking
             options = [HintOption(numbers[a], a, report.visits.get(a, 0), report.values.get(a)) for a in ranked]
             return Hint(options, report.iterations, report.seconds)
         action = as_choice(bot.act(view), 0.0).action
