@@ -6,11 +6,11 @@ human's seat, a snapshot that never reaches the live state, so a hint can use on
 Where ``expert`` searches (ISMCTS in S'Quarrels and Barrell), the hint is its search: each option's share of
 the search and its estimated chance to win (the mean return the search saw for it, in [0, 1]); the
 recommendation is what the bot itself would play (the most searched option, unless it keeps its guide's
-move). The budget is the level's iterations or :data:`HINT_SECONDS`, whichever ends first, so a hint stays quick on a slow machine (its
-estimates are then a little rougher than a full ``expert`` move). Where ``expert`` is a heuristic (Nutty
-Squirrels today, whose search has not been measured stronger than its heuristic), the hint says what it would
-play and gives no percentages: a weaker search's estimates would argue with the recommendation they stand
-beside.
+move). The budget is the level's iterations or :data:`HINT_SECONDS`, whichever ends first, so a hint stays
+quick on a slow machine (its estimates are then a little rougher than a full ``expert`` move). Where
+``expert`` is a heuristic (a game whose search has not been measured stronger than its heuristic), the hint
+says what it would play and gives no percentages: a weaker search's estimates would argue with the
+recommendation they stand beside.
 
 One hint bot per human seat keeps its search tree between hints (a node is an information set of that seat,
 so what it learnt still holds), and draws its worlds from its own generator.
