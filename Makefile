@@ -21,9 +21,9 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,distributed,postgres]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
-## Install what playing needs, then play S'Quarrels in the terminal against bots.
+## Install what playing needs, then play S'Quarrels in the terminal against three medium bots (the default).
 run: $(RUN_STAMP)
-	$(BIN)/oakwood play squarrels --players 4 --seats human,heuristic,heuristic,random
+	$(BIN)/oakwood play squarrels --players 4
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
 ## The store tests also run against PostgreSQL: OAKWOOD_TEST_POSTGRES_URL, else a throwaway server of

@@ -148,7 +148,7 @@ def measure(
             result = alone(case, level, games, workers, seed)
         else:
             result = against(case, level, str(opponent), games, workers, seed)
-        figures["levels"][level] = result
+        figures["levels"][level] = {**result, "commit": figures["commit"], "measured": figures["measured"]}
         low, high = result["ci95"]
         versus = f"vs {opponent:6}" if players > 1 else "solo     "
         print(
@@ -161,6 +161,15 @@ def measure(
     figures["time"] = search_times(case, seed) if searched else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
+
+
+def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]:
+    """A case's new figures over its stored ones: levels not measured this time keep theirs (each level
+    records the commit and date it was measured at), and the search times are replaced only if measured."""
+    if before is None:
+        return now
+    levels = {**before.get("levels", {}), **now["levels"]}
+    return {**before, **now, "levels": levels, "time": now["time"] or before.get("time", {})}
 
 
 def _score(result: dict[str, Any]) -> str:
@@ -183,7 +192,8 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 f"| {case} | {level} | {result['opponent'] or 'solo'}{_score(result)} | {result['games']} "
                 f"| {result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} "
                 f"| {'' if seconds is None else f'{seconds:.2f}'} "
-                f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} | {figures['commit']} |"
+                f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} "
+                f"| {result.get('commit', figures['commit'])} |"
             )
     return "\n".join(rows)
 
@@ -207,7 +217,7 @@ def main() -> None:
         figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed, only)
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
-            stored[case] = figures
+            stored[case] = merged(stored.get(case), figures)
             STRENGTH_FILE.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
     if args.write:
         print(f"written to {STRENGTH_FILE}")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 
 import oakwood
 from oakwood.agents import make_agent
-from oakwood.agents.ismcts import ISMCTSAgent
+from oakwood.agents.ismcts import ISMCTSAgent, Node
 from oakwood.arena.match import play_match
 from oakwood.engine import Choice, Decision, PlayerView, Rng, State, load
 from tests.cli.toygame import TOY_NAME
@@ -160,3 +161,70 @@ def test_free_moves_never_trap_it_in_a_cycle() -> None:
     agents = [ISMCTSAgent(seed=s, iterations=8, playout_steps=5) for s in range(2)]
     result = play_match(game, agents, seed=11, max_steps=5000)
     assert result.state.is_terminal()
+
+
+# ---------------------------------------------------------------------- guided by the game's heuristic
+@pytest.mark.parametrize(("name", "players", "options"), [g for g in GAMES if g[0] != TOY_NAME])
+def test_guided_search_plays_only_legal_moves(name: str, players: int, options: dict[str, Any]) -> None:
+    game = oakwood.load(name, **options)
+    agents = [make_agent(game, "ismcts", seed=s, iterations=12, playout_steps=10) for s in range(players)]
+    assert all(agent.guide is not None for agent in agents)  # the catalog guides search by the heuristic
+    result = play_match(game, agents, seed=5, max_steps=20_000)
+    assert result.state.is_terminal()
+
+
+def test_the_guide_plays_the_playouts_and_suggests_a_move_at_every_new_node() -> None:
+    game = oakwood.load("barrell")
+    asked: list[int] = []
+
+    class Recording:
+        def __init__(self, seed: int) -> None:
+            self.bot = make_agent(game, "heuristic", seed=seed)
+
+        def act(self, view: PlayerView) -> Any:
+            asked.append(view.seat)
+            move = self.bot.act(view)
+            assert move in view.legal_actions
+            return move
+
+    agent = ISMCTSAgent(seed=1, iterations=60, playout_steps=6, guide=Recording, guide_epsilon=0.0)
+    state = game.new_state(2, 4)
+    seat = state.to_act()[0]
+    agent.act(PlayerView.for_agent(state, seat, agent, Rng(2)))
+    hinted = [node for node in agent.tree.values() if node.hint is not None]
+    assert len(hinted) == len(agent.tree)  # every node has the guide's suggestion
+    assert len(asked) > len(agent.tree)  # and the guide played moves in the playouts too
+    assert set(asked) == {0, 1}  # at every seat
+
+
+def test_at_the_root_it_keeps_the_guides_move_unless_search_is_sure() -> None:
+    game = oakwood.load("squarrels", single_round=True)
+    heuristic = make_agent(game, "heuristic", seed=0)
+    loyal = make_agent(game, "ismcts", seed=3, iterations=40, guide_z=math.inf)
+    state = game.new_state(2, 8)
+    agreed = 0
+    while not state.is_terminal() and agreed < 12:
+        seat = state.to_act()[0]
+        view = PlayerView.for_agent(state, seat, loyal, Rng(agreed))
+        move = loyal.act(view)
+        move = move.action if isinstance(move, Choice) else move
+        expected = heuristic.act(view)
+        assert move == (expected.action if isinstance(expected, Choice) else expected)
+        state.apply(seat, move)
+        agreed += 1
+    assert agreed > 3
+
+
+def test_the_margin_counts_standard_errors_between_two_means() -> None:
+    node = Node()
+    for value in (1.0, 0.0) * 50:  # mean 0.5, spread 0.5
+        node.update("a", value)
+    for value in (0.5,) * 100:  # mean 0.5, no spread
+        node.update("b", value)
+    assert node.margin("a", "b") == pytest.approx(0.0)
+    node.update("c", 1.0)
+    assert node.margin("c", "a") == 0.0  # a single visit says nothing
+    for value in (1.0, 0.8) * 50:  # mean 0.9, spread 0.1: 0.4 above "a" over a standard error of ~0.051
+        node.update("d", value)
+    assert node.margin("d", "a") == pytest.approx(0.4 / math.sqrt(0.25 / 100 + 0.01 / 100), rel=1e-6)
+    assert node.margin("a", "d") < -7

@@ -67,3 +67,18 @@ def test_store_cost_stores_the_games_it_measures(tmp_path: Path) -> None:
     assert store_cost.run("barrell", 3, 1, tmp_path) > 0  # asserts inside that the 3 games were stored
     assert store_cost.run("barrell", 3, 1, None) > 0
     assert len(list(tmp_path.glob("barrell-*.db"))) == 1
+
+
+def test_strength_keeps_the_levels_it_did_not_measure_again() -> None:
+    strength = load("strength")
+    before = {
+        "commit": "old",
+        "levels": {"medium": {"win_share": 0.9, "commit": "old"}, "expert": {"win_share": 0.5, "commit": "old"}},
+        "time": {"iterations_per_second": 100},
+    }
+    now = {"commit": "new", "levels": {"expert": {"win_share": 0.7, "commit": "new"}}, "time": {}}
+    after = strength.merged(before, now)
+    assert after["levels"]["medium"] == {"win_share": 0.9, "commit": "old"}
+    assert after["levels"]["expert"] == {"win_share": 0.7, "commit": "new"}
+    assert after["commit"] == "new" and after["time"] == {"iterations_per_second": 100}
+    assert strength.merged(None, now) is now

@@ -50,9 +50,9 @@ def test_hot_seat_two_humans_single_round() -> None:
     assert "Final result" in out
 
 
-def test_default_seats_are_you_against_heuristic_bots() -> None:
+def test_default_seats_are_you_against_medium_bots() -> None:
     out = play("--players", "3", "--seed", "8", input=BY_NUMBERS)
-    assert "Seats: P1 (you), P2 (heuristic), P3 (heuristic)" in out
+    assert "Seats: P1 (you), P2 (medium), P3 (medium)" in out
     assert "Final result" in out
 
 

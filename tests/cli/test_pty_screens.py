@@ -151,8 +151,8 @@ def test_colour_on_a_terminal(tmp_path: Path) -> None:
 
 
 def test_refused_moves_and_the_log_keep_the_screen_whole(tmp_path: Path) -> None:
-    """A refused move is shown on the redrawn screen (typing errors again and again scrolls nothing away);
-    the log pager returns to the same screen."""
+    """A refused move and a hint are shown on the redrawn screen (typing errors again and again scrolls
+    nothing away); the log pager returns to the same screen."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "TERM": "xterm", "NO_COLOR": "1"}
     for key in ("COLUMNS", "LINES", "PAGER"):
         env.pop(key, None)
@@ -168,11 +168,11 @@ def test_refused_moves_and_the_log_keep_the_screen_whole(tmp_path: Path) -> None
 
     try:
         prompt()
-        for typed in ("zzz", "play 99♥", "pass"):
+        for typed in ("zzz", "play 99♥", "pass", "hint"):
             child.send(typed + "\r")
             shown = prompt()
             check_prompt_screen(shown, "barrell-refusals")
-            assert "✗" in shown, shown
+            assert ("Hint:" if typed == "hint" else "✗") in shown, shown
         child.send("log\r")
         # less, with its prompt, or (without less) Oakwood's own pager
         own = child.expect(["q returns to the game", "q quit › "], timeout=TIMEOUT)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -29,9 +30,17 @@ def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
     if name == "random":
         return RandomAgent(**kwargs)
     if name == "ismcts":
-        return ISMCTSAgent(**{"playout_steps": game.playout_steps, **kwargs})
+        settings: dict[str, Any] = {"playout_steps": game.playout_steps}
+        if "heuristic" in game.agents:  # the search builds on the game's heuristic (see ismcts.py)
+            settings["guide"] = functools.partial(_heuristic, game)
+        return ISMCTSAgent(**{**settings, **kwargs})
     if name not in game.agents:
         known = ", ".join(agent_names(game))
         raise InvalidOptionError(f"{game.title} has no agent {shown(name)}; choose from {known}")
     module, _, attr = game.agents[name].partition(":")
     return getattr(importlib.import_module(module), attr)(**kwargs)
+
+
+def _heuristic(game: Game[Any], seed: int) -> Any:
+    """The game's heuristic bot with ``seed``: the guide of its search."""
+    return make_agent(game, "heuristic", seed=seed)

@@ -11,11 +11,23 @@ The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel
   in a random order: each seat's key shows only who has chosen, not what.
 - **Availability counts in UCB**: an action's exploration term counts only the iterations in which it was
   legal (worlds differ in what is legal).
-- **Truncated playouts with a normalised evaluation**: after leaving the tree, random play (the game's
-  ``playout_action``, which may rule out absurd moves) continues for at
-  most ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat
-  (random play never ends some games here).
+- **Truncated playouts with a normalised evaluation**: after leaving the tree, play continues for at most
+  ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat (random
+  play never ends some games here).
 - **The most visited action** is played; budgets are iterations, seconds, or both (whichever ends first).
+
+**A guide** (optional: the game's heuristic bot, as the levels use it) makes the search build on what the
+heuristic knows instead of rediscovering it from random play, which with a Python budget of a few thousand
+iterations it cannot (measured in issue 9: unguided search lost every Nutty game to the heuristic):
+
+- the playouts are the guide's moves at every seat (each guide sees only its seat of the world), with a
+  random move (the game's ``playout_action``) at a rate of ``guide_epsilon`` so that playouts still vary;
+- at a new node the guide's move is tried first and favoured afterwards by a progressive bias
+  ``guide_bias / (visits + 1)`` that fades as evidence comes in; this also models opponents: their nodes are
+  new in most worlds, and a fresh opponent node plays what the heuristic would rather than a random move;
+- at the root the bot keeps the guide's move unless the search's choice is better by ``guide_z`` standard
+  errors of the two mean returns: search evaluations differ by a few hundredths, as much as their noise, and
+  a bot that follows noise away from a good heuristic plays worse than the heuristic.
 
 The tree is kept between the bot's moves: a node is an information set, so whatever the bot learnt of an
 information set it meets again still holds. Searches are deterministic for a seed and an iteration budget.
@@ -26,11 +38,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from oakwood.engine import Decision, Rng, State
-from oakwood.engine.agent import Choice, PlayerView
+from oakwood.engine.agent import Agent, Choice, PlayerView
 
 #: The tree is cleared when it grows past this many information sets (bounded memory over long matches).
 MAX_NODES = 200_000
@@ -42,13 +54,20 @@ class Node:
 
     visits: dict[Hashable, int] = field(default_factory=dict)
     reward: dict[Hashable, float] = field(default_factory=dict)
+    squares: dict[Hashable, float] = field(default_factory=dict)  # sums of squared rewards: their spread
     available: dict[Hashable, int] = field(default_factory=dict)
+    #: The guide bot's move here (None without a guide): tried first, then favoured by a bias that fades.
+    hint: Hashable = None
 
-    def select(self, legal: tuple[Hashable, ...], exploration: float, rng: Rng) -> Hashable:
-        """An untried legal action if there is one (at random), else the best by UCB with availability."""
+    def select(self, legal: tuple[Hashable, ...], exploration: float, bias: float, rng: Rng) -> Hashable:
+        """The guide's move if untried, else an untried legal action (at random), else the best by UCB with
+        availability plus a progressive bias ``bias / (visits + 1)`` towards the guide's move."""
         visits, available = self.visits, self.available
         for action in legal:
             available[action] = available.get(action, 0) + 1
+        hint = self.hint
+        if hint is not None and hint not in visits and hint in legal:
+            return hint
         untried = [action for action in legal if action not in visits]
         if untried:
             return untried[rng.randbelow(len(untried))]
@@ -57,6 +76,8 @@ class Node:
         for action in legal:
             n = visits[action]
             score = reward[action] / n + exploration * math.sqrt(math.log(available[action]) / n)
+            if action == hint:
+                score += bias / (n + 1)
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -65,6 +86,18 @@ class Node:
         """One more visit of ``action`` that came back with ``value``."""
         self.visits[action] = self.visits.get(action, 0) + 1
         self.reward[action] = self.reward.get(action, 0.0) + value
+        self.squares[action] = self.squares.get(action, 0.0) + value * value
+
+    def margin(self, action: Hashable, other: Hashable) -> float:
+        """How many standard errors ``action``'s mean return is above ``other``'s (0 if either is unvisited)."""
+        n, m = self.visits.get(action, 0), self.visits.get(other, 0)
+        if n < 2 or m < 2:
+            return 0.0
+        mean_a, mean_b = self.reward[action] / n, self.reward[other] / m
+        var_a = max(self.squares[action] / n - mean_a * mean_a, 0.0)
+        var_b = max(self.squares[other] / m - mean_b * mean_b, 0.0)
+        spread = math.sqrt(var_a / n + var_b / m)
+        return (mean_a - mean_b) / spread if spread > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +108,7 @@ class SearchReport:
     seconds: float
     visits: dict[Hashable, int]
     values: dict[Hashable, float]  # each legal action's mean return for the bot, as the search saw it
+    ranking: tuple[Hashable, ...] = ()  # the legal actions, the bot's choice first (see ``ISMCTSAgent.rank``)
 
 
 class ISMCTSAgent:
@@ -92,6 +126,10 @@ class ISMCTSAgent:
         exploration: float = 0.7,
         playout_steps: int = 40,
         reaction: tuple[float, float] = (0.35, 0.7),
+        guide: Callable[[int], Agent] | None = None,
+        guide_epsilon: float = 0.1,
+        guide_bias: float = 0.5,
+        guide_z: float = 2.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration budget, a time budget, or both")
@@ -103,6 +141,10 @@ class ISMCTSAgent:
         self.exploration = exploration
         self.playout_steps = playout_steps
         self.reaction = reaction
+        self.guide = guide  # builds a guide bot from a seed (see the module docstring)
+        self.guide_epsilon = guide_epsilon
+        self.guide_bias = guide_bias
+        self.guide_z = guide_z
         self.tree: dict[tuple[int, str], Node] = {}
         #: The actions already played from each information set: back at one, the bot plays something else.
         self.played: dict[tuple[int, str], set[Hashable]] = {}
@@ -110,18 +152,17 @@ class ISMCTSAgent:
 
     # ------------------------------------------------------------------ the agent
     def act(self, view: PlayerView) -> Hashable | Choice:
-        """The most visited action after searching from ``view`` (with a reaction delay in a race)."""
+        """The best action after searching from ``view`` (``rank``), with a reaction delay in a race."""
         legal = view.legal_actions
         if len(legal) == 1:
             action = legal[0]
-            self.last = SearchReport(0, 0.0, {action: 0}, {})
+            self.last = SearchReport(0, 0.0, {action: 0}, {}, (action,))
         else:
             report = self.search(view)
             # Free moves can lead back to where they started (a Nutty gather then drop): at an information set
             # it has played from before, the bot tries what it has not tried there, or it would go round for ever.
             played = self.played.setdefault((view.seat, repr(view.observation)), set())
-            fresh = [a for a in legal if a not in played] or list(legal)
-            action = max(fresh, key=lambda a: (report.visits.get(a, 0), report.values.get(a, 0.0)))
+            action = next((a for a in report.ranking if a not in played), report.ranking[0])
             played.add(action)
         if view.decision is Decision.RACE:
             low, high = self.reaction
@@ -148,8 +189,22 @@ class ISMCTSAgent:
                 break
         root = self.tree.get(root_key, Node())
         values = {a: root.reward[a] / n for a, n in root.visits.items() if n}
-        self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values)
+        ranking = self.rank(root, view.legal_actions)
+        self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values, ranking)
         return self.last
+
+    def rank(self, root: Node, legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+        """The legal actions best first: by visits, then mean return; but the guide's move goes first unless
+        the most visited action's mean return is ``guide_z`` standard errors above it (see the module
+        docstring: a search that follows its noise away from a good heuristic plays worse than it)."""
+        ranked = sorted(
+            legal, key=lambda a: (-root.visits.get(a, 0), -(root.reward.get(a, 0.0) / (root.visits.get(a) or 1)))
+        )
+        hint = root.hint
+        if hint is not None and hint in legal and ranked[0] != hint and root.margin(ranked[0], hint) < self.guide_z:
+            ranked.remove(hint)
+            ranked.insert(0, hint)
+        return tuple(ranked)
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, world: State, root_seat: int, rng: Rng) -> None:
@@ -173,19 +228,56 @@ class ISMCTSAgent:
             node = self.tree.get(key)
             if node is None:
                 node = self.tree[key] = Node()
+                if self.guide is not None:
+                    node.hint = _move_of(self.guide(rng.randbelow(1 << 30)), world, seat)
                 expanded = True
-            action = node.select(legal, self.exploration, rng)
+            action = node.select(legal, self.exploration, self.guide_bias, rng)
             path.append((node, action, seat))
             world.apply(seat, action)
+        if self.guide is None:
+            self._random_playout(world, rng)
+        else:
+            self._guided_playout(world, rng, self.guide)
+        value = world.game.estimate_returns(world)
+        for node, action, seat in path:
+            node.update(action, value[seat])
+
+    def _random_playout(self, world: State, rng: Rng) -> None:
+        """At most ``playout_steps`` moves of the game's ``playout_action`` (uniformly random by default)."""
         steps = 0
         playout_action = world.game.playout_action
         while steps < self.playout_steps and not world.is_terminal():
             seat = _pick_seat(world.to_act(), rng)
             world.apply(seat, playout_action(world, seat, world.legal_actions(seat), rng))
             steps += 1
-        value = world.game.estimate_returns(world)
-        for node, action, seat in path:
-            node.update(action, value[seat])
+
+    def _guided_playout(self, world: State, rng: Rng, make: Callable[[int], Agent]) -> None:
+        """At most ``playout_steps`` moves of the guide at every seat (a fresh guide per seat, each seeing only
+        its seat of the world), with a random move instead at a rate of ``guide_epsilon``."""
+        steps = 0
+        bots: dict[int, Agent] = {}
+        playout_action = world.game.playout_action
+        epsilon = self.guide_epsilon
+        while steps < self.playout_steps and not world.is_terminal():
+            seat = _pick_seat(world.to_act(), rng)
+            legal = world.legal_actions(seat)
+            if len(legal) == 1:
+                action = legal[0]
+            elif rng.random() < epsilon:
+                action = playout_action(world, seat, legal, rng)
+            else:
+                bot = bots.get(seat)
+                if bot is None:
+                    bot = bots[seat] = make(rng.randbelow(1 << 30))
+                action = _move_of(bot, world, seat)
+            world.apply(seat, action)
+            steps += 1
+
+
+def _move_of(bot: Agent, world: State, seat: int) -> Hashable:
+    """What ``bot`` plays for ``seat`` in ``world`` (a world of the search: its truth is the bot's guess)."""
+    chosen = bot.act(PlayerView.of(world, seat))
+    return chosen.action if isinstance(chosen, Choice) else chosen
 
 
 def _pick_seat(seats: tuple[int, ...], rng: Rng) -> int:

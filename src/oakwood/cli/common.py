@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from importlib import metadata
 from typing import Any
 
 from oakwood.agents import agent_names
@@ -64,9 +65,19 @@ def default_bot(game: Game[Any]) -> str:
 
 
 def parse_seats(
-    game: Game[Any], seats: str | None, players: int | None, *, default_first: str, allow_human: bool
+    game: Game[Any],
+    seats: str | None,
+    players: int | None,
+    *,
+    default_first: str,
+    allow_human: bool,
+    default_rest: str | None = None,
 ) -> list[str]:
-    """The seat list: from ``--seats`` (comma separated) and/or ``--players``, checked against the game."""
+    """The seat list: from ``--seats`` (comma separated) and/or ``--players``, checked against the game.
+
+    Without ``--seats`` the first seat is ``default_first`` and the others ``default_rest`` (by default the
+    game's own bot, :func:`default_bot`). A seat is ``human`` (when allowed), a level (``easy`` …
+    ``expert``) or a bot's name."""
     known = (["human"] if allow_human else []) + agent_names(game)
     takes = f"{game.title} takes {game.min_players}–{game.max_players} players"
     if players is not None and not game.min_players <= players <= game.max_players:
@@ -82,8 +93,32 @@ def parse_seats(
             raise CliInputError(f"--seats names {len(names)} seats: {takes}")
     else:
         count = players if players is not None else min(max(game.min_players, 4), game.max_players)
-        names = [default_first] + [default_bot(game)] * (count - 1)
+        names = [default_first] + [default_rest or default_bot(game)] * (count - 1)
     return names
+
+
+def package_version() -> str | None:
+    """The installed Oakwood's version (None when run from a source tree that was never installed)."""
+    try:
+        return metadata.version("oakwood")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def bot_seed(deal_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in a game of ``play`` dealt from ``deal_seed`` (a resumed game rebuilds
+    its bots with the same seeds)."""
+    return deal_seed + 7 * (seat + 1)
+
+
+def on_off(flag: str, text: str) -> bool:
+    """``on`` or ``off`` (also yes/no, true/false, 1/0) as a bool; :class:`CliInputError` naming ``flag``."""
+    word = text.strip().lower()
+    if word in ("on", "yes", "true", "1"):
+        return True
+    if word in ("off", "no", "false", "0"):
+        return False
+    raise CliInputError(f"{flag} {quote(text)}: say on or off")
 
 
 def new_seed() -> int:

@@ -23,13 +23,26 @@ from oakwood.engine import Game, game_names
 from oakwood.store import LiveGame, StoreError
 
 from . import arena_command, replay_command, values
-from .common import default_bot, find_game_class, load_game, new_seed, parse_seats
+from .common import (
+    bot_seed,
+    default_bot,
+    find_game_class,
+    load_game,
+    new_seed,
+    on_off,
+    package_version,
+    parse_seats,
+)
 from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
 from .files import check_writable
 from .flags import DbOpt, GameArg, OptionOpt, PlayersOpt, WorkersOpt
 from .group import OakwoodGroup
+from .hints import HintAdvisor
 from .messages import shorten
 from .play import PlaySession, SeatPlan
+from .recent import RECENT_GAMES, recent_games, recent_view
+from .resume import ResumedGame
+from .resume import resume as resume_game
 from .storing import PlayRecorder, open_database, progress_bar
 from .styles import make_console
 from .tables import levels_table, options_view, summary_table
@@ -48,6 +61,23 @@ app.command("arena")(arena_command.arena)
 app.command("replay")(replay_command.replay)
 
 
+def _print_version(asked: bool) -> None:
+    """``oakwood --version``: the installed package's version, then exit 0 (before any command runs)."""
+    if asked:
+        console().print(f"oakwood {package_version() or 'unknown (not installed)'}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print Oakwood's version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Play, simulate and read the rules of the Oakwood squirrel games."""
+
+
 def console() -> Console:
     """The output console (made per command so it writes to the current standard output; plain text when
     it is not a terminal or NO_COLOR is set)."""
@@ -56,9 +86,35 @@ def console() -> Console:
 
 # ---------------------------------------------------------------------- games
 @app.command()
-def games() -> None:
-    """List the registered games with their player counts, difficulty levels and bots."""
+def games(
+    recent: Annotated[
+        bool,
+        typer.Option(
+            "--recent", help="List the games in the store instead: unfinished games of play first (resumable)."
+        ),
+    ] = False,
+    limit: Annotated[
+        str, typer.Option("--limit", help="With --recent: how many games to list (1 to 1000).", metavar="N")
+    ] = str(RECENT_GAMES),
+    db: DbOpt = None,
+) -> None:
+    """List the registered games with their player counts, difficulty levels and bots (or, with --recent,
+    the games played and stored)."""
     out = console()
+    if recent:
+        with friendly_errors():
+            count = values.whole_number("--limit", limit, minimum=1, maximum=1000)
+            store = open_database(db)
+            with contextlib.closing(store):
+                try:
+                    listed = recent_games(store, count)
+                except StoreError as exc:
+                    raise CliInputError(str(exc)) from None
+        out.print(recent_view(listed, store.url, db))
+        return
+    with friendly_errors():
+        if db is not None or limit != str(RECENT_GAMES):
+            raise CliInputError("--db and --limit go with --recent (oakwood games --recent lists the stored games)")
     table = Table(title="Oakwood games", box=box.ROUNDED, title_style="bold")
     table.add_column("Name", style="bold cyan")
     table.add_column("Title")
@@ -100,12 +156,30 @@ def rules(game: GameArg) -> None:
 
 
 # ---------------------------------------------------------------------- play
+#: Who fills the other seats of ``oakwood play`` when ``--seats`` is not given.
+DEFAULT_OPPONENT = "medium"
+
+
 @app.command()
 def play(
-    game: GameArg,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="Game name (see `oakwood games`). With --resume: a stored game's id, or a game's name for its "
+            "latest unfinished game (optional).",
+            show_default=False,
+            metavar="GAME",
+        ),
+    ] = None,
     players: PlayersOpt = None,
     seats: Annotated[
-        str | None, typer.Option("--seats", "-s", help="Comma-separated: human or a bot name, one per seat.")
+        str | None,
+        typer.Option(
+            "--seats",
+            "-s",
+            help="Comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot name "
+            "(default: you against medium bots).",
+        ),
     ] = None,
     seed: Annotated[str | None, typer.Option(help="Deal seed (random if omitted; printed).", metavar="S")] = None,
     option: OptionOpt = None,
@@ -119,50 +193,117 @@ def play(
             help="Seconds a race stays open (default: the game's option, else 5; at most 600).", metavar="SECONDS"
         ),
     ] = None,
+    hints: Annotated[
+        str,
+        typer.Option(help="on or off: whether the 'hint' command may ask the expert bot for advice.", metavar="on|off"),
+    ] = "on",
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue your last unfinished game (or the one GAME names) where it stopped; see "
+            "`oakwood games --recent`.",
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several humans (the game is stored as it is
-    played)."""
+    played, and --resume continues it)."""
     out = console()
+    resumed: ResumedGame | None = None
     with friendly_errors():
-        count = None if players is None else values.whole_number("--players", players)
         pause = values.seconds("--delay", delay, maximum=values.MAX_DELAY, allow_zero=True)
         window = (
             None
             if race_window is None
             else values.seconds("--race-window", race_window, maximum=values.MAX_RACE_WINDOW, allow_zero=False)
         )
-        deal_seed = values.seed("--seed", seed) if seed is not None else new_seed()
-        loaded = load_game(game, option or [])
-        if solo:
-            count = _solo_count(loaded, count, seats)
-        names = parse_seats(loaded, seats, count, default_first="human", allow_human=True)
-        if window is None:
-            window = _race_window_option(loaded.options)
-        plans = [
-            SeatPlan(name)
-            if name == "human"
-            else SeatPlan(name, make_agent(loaded, name, seed=deal_seed + 7 * (i + 1)))
-            for i, name in enumerate(names)
-        ]
-        state = loaded.new_state(len(names), deal_seed)
-        store = open_database(db)
+        hints_on = on_off("--hints", hints)
+        if resume:
+            _refuse_new_game_flags(players=players, seats=seats, seed=seed, option=option, solo=solo)
+            store = open_database(db)  # the game to resume is in it
+            try:
+                resumed = resume_game(store, game)
+                loaded, state, names, deal_seed = resumed.game, resumed.state, resumed.names, resumed.stored.seed
+                window = window if window is not None else _race_window_option(loaded.options)
+                plans = _seat_plans(loaded, names, deal_seed)
+            except BaseException:
+                store.close()
+                raise
+        else:
+            if game is None:
+                raise CliInputError(
+                    "Missing argument 'GAME': name a game to play (see: oakwood games), or continue your last one "
+                    "with: oakwood play --resume"
+                )
+            count = None if players is None else values.whole_number("--players", players)
+            deal_seed = values.seed("--seed", seed) if seed is not None else new_seed()
+            loaded = load_game(game, option or [])
+            if solo:
+                count = _solo_count(loaded, count, seats)
+            # A person's default opponents are the `medium` level (the game's heuristic), not a raw bot name.
+            names = parse_seats(
+                loaded, seats, count, default_first="human", allow_human=True, default_rest=DEFAULT_OPPONENT
+            )
+            state = loaded.new_state(len(names), deal_seed)
+            window = window if window is not None else _race_window_option(loaded.options)
+            plans = _seat_plans(loaded, names, deal_seed)
+            store = open_database(db)
     with contextlib.closing(store):
         with friendly_errors():
             try:
-                live = LiveGame.start(store, state, names)
+                if resumed is None:
+                    live = LiveGame.start(store, state, names, version=package_version())
+                else:
+                    live = LiveGame.resume(store, resumed.stored.id, state)
             except StoreError as exc:
                 raise CliInputError(str(exc)) from None
-        out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
-        stored = f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})"
+        if resumed is None:
+            out.print(Text(f"Seed {deal_seed} (replay this deal with --seed {deal_seed})", style="dim"))
+            stored = f"Stored as game {live.id} (watch it again with: oakwood replay {live.id})"
+        else:
+            stored = f"Resuming game {live.id} of {loaded.title} after {len(state.history)} moves (seed {deal_seed})"
         out.print(Text(stored, style="dim"), soft_wrap=True)
         recorder = PlayRecorder(live, out)
         session = PlaySession(
-            loaded, state, plans, Terminal(out), seed=deal_seed, delay=pause, race_window=window, on_change=recorder
+            loaded,
+            state,
+            plans,
+            Terminal(out),
+            seed=deal_seed,
+            delay=pause,
+            race_window=window,
+            on_change=recorder,
+            hints=HintAdvisor(loaded, deal_seed) if hints_on else None,
         )
+        if resumed is not None:
+            session.restore_log_starts(resumed.seen, resumed.public_seen)
         code = session.run()
+        if not session.state.is_terminal() and not recorder.failed:
+            again = f"oakwood play --resume {live.id}" + (f" --db {db}" if db is not None else "")
+            out.print(Text(f"Game {live.id} is saved: continue it with {again}", style="dim"), soft_wrap=True)
     if code:
         raise typer.Exit(code)
+
+
+def _seat_plans(game: Any, names: list[str], deal_seed: int) -> list[SeatPlan]:
+    """Who plays each seat: humans, and bots built by name with seeds derived from the deal's (so a resumed
+    game rebuilds the same bots)."""
+    return [
+        SeatPlan(name) if name == "human" else SeatPlan(name, make_agent(game, name, seed=bot_seed(deal_seed, i)))
+        for i, name in enumerate(names)
+    ]
+
+
+def _refuse_new_game_flags(**given: Any) -> None:
+    """``--resume`` continues a game as it was set up: the flags that set up a new one contradict it."""
+    for name, value in given.items():
+        if value not in (None, False, []):
+            flag = "--" + name.replace("_", "-")
+            raise CliInputError(
+                f"{flag} cannot be given with --resume: a resumed game keeps the seats, seed and options it was "
+                "started with"
+            )
 
 
 def _solo_count(game: Any, players: int | None, seats: str | None) -> int:

@@ -26,6 +26,7 @@ from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
 
 from . import pager, screens, summaries
+from .hints import HintAdvisor, render_hint
 from .messages import one_line
 from .styles import styled
 from .terminal import QuitGame, Terminal
@@ -41,6 +42,7 @@ Type the number of a move or the move as the screen shows it, in any case (1, pl
   board    show the board again
   log      everything you have seen this game, in a pager
   rules    the rules of this game, in a pager (/ searches)
+  hint     ask the expert bot what it would play, with its chance to win (it does not play it)
   undo     take back your last move: only before anyone else acts, and never once it showed something
            new (a card drawn or revealed, a shuffle, a roll)
   quit     leave the game
@@ -69,6 +71,7 @@ class PlaySession:
         delay: float = 0.6,
         race_window: float = 5.0,
         on_change: Callable[[State], None] | None = None,
+        hints: HintAdvisor | None = None,
     ) -> None:
         if len(seats) != state.num_players:
             raise ValueError(f"{len(seats)} seats for a {state.num_players}-player game")
@@ -90,13 +93,23 @@ class PlaySession:
         self.on_screen: int | None = None  # the human whose private view is currently visible
         self.undo = UndoTracker()
         self.seen_before: list[tuple[int, int]] = []  # (seat, its log start) before each human move, for undo
-        self.notice: Text | None = None  # a message for the next screen (it would be cleared otherwise)
+        self.notice: RenderableType | None = None  # a message for the next screen (it would be cleared otherwise)
         self.tie_rng = Rng(seed ^ 0x5EED)
         self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
         #: told after every move and every undo (the store saves the game as it is played)
         self.on_change = on_change
         self.summarised = len(state.events)  # events already looked at for a round or battle end
-        self.refused = False  # an input was refused: redraw the screen with the reason before the next prompt
+        #: a refusal or a hint waits on the next screen: redraw it before the next prompt (on a terminal)
+        self.redraw_pending = False
+        #: answers the ``hint`` command (None: hints are off for this game)
+        self.hints = hints
+
+    def restore_log_starts(self, seen: dict[int, int], public_seen: int) -> None:
+        """A resumed game: where each human's "since your last move" log starts (before its last move), as
+        if the session had played the moves so far itself."""
+        count = len(self.state.events)
+        self.seen.update({seat: min(index, count) for seat, index in seen.items() if seat in self.seen})
+        self.public_seen = min(public_seen, count)
 
     # ------------------------------------------------------------------ labels
     def label(self, seat: int) -> str:
@@ -314,8 +327,8 @@ class PlaySession:
         legal = self.state.legal_actions(seat)
         self.show_private(seat, heading=heading, legal=legal)
         while True:
-            if self.refused:  # on a terminal the refusal is shown on the redrawn screen: nothing scrolls
-                self.refused = False
+            if self.redraw_pending:  # on a terminal a refusal or a hint is shown on the redrawn screen
+                self.redraw_pending = False
                 self.show_private(seat, heading=heading, legal=legal)
             text = self.term.read_line(f"P{seat + 1} › ").strip()
             command = text.lower()
@@ -340,6 +353,9 @@ class PlaySession:
             if command == "undo":
                 if self.try_undo(seat):
                     return
+                continue
+            if command in ("hint", "hints"):
+                self.give_hint(seat)
                 continue
             action = self.parse(text, legal)
             if action is None:
@@ -370,6 +386,20 @@ class PlaySession:
         """Back from a pager: the player's screen again (a transcript just goes on)."""
         if self.term.interactive:
             self.show_private(seat, heading=heading, legal=legal)
+
+    def give_hint(self, seat: int) -> None:
+        """The ``hint`` command: the expert bot's advice for ``seat`` (it sees only that seat's view)."""
+        if self.hints is None:
+            self.console.print(Text("Hints are off in this game (--hints off).", style="yellow"))
+            return
+        if not self.term.interactive:
+            self.hints.show(self.console, self.state, seat)
+            return
+        # On a terminal the hint goes above the menu of the redrawn screen (the rows are budgeted for it).
+        with self.console.status("The expert is thinking…", spinner="dots"):
+            hint = self.hints.advise(self.state, seat)
+        self.notice = render_hint(self.game, hint, searched=self.hints.searches)
+        self.redraw_pending = True
 
     def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:
         """A move from a number or a name; prints the reason and returns None when it is not one."""
@@ -408,7 +438,7 @@ class PlaySession:
         reason = Text(f"✗ {one_line(message)}", style="bold red")
         if self.term.interactive:
             self.notice = reason
-            self.refused = True
+            self.redraw_pending = True
         else:
             self.console.print(reason)
 

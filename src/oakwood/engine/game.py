@@ -75,7 +75,8 @@ class Game(ABC, Generic[O]):
     #: per game so a decision takes about a third of a second and about a second (``benchmarks/strength.py``).
     #: ``None`` where search has not yet been measured stronger than the heuristic: both levels play it.
     level_iterations: ClassVar[tuple[int, int] | None] = (200, 800)
-    #: Random moves an ISMCTS playout makes after leaving its tree before ``estimate_returns`` scores it.
+    #: Moves an ISMCTS playout makes after leaving its tree (the guide's, or random) before ``estimate_returns``
+    #: scores the position.
     playout_steps: ClassVar[int] = 40
 
     def __init__(self, options: O | None = None, **values: Any) -> None:

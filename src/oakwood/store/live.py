@@ -21,9 +21,11 @@ class LiveGame:
         self._finished = False
 
     @classmethod
-    def start(cls, store: Store, state: State, agents: Sequence[str], *, source: str = "play") -> LiveGame:
-        """Create the ``running`` row of ``state``'s game (``agents``: who plays each seat) and save any
-        moves it already has."""
+    def start(
+        cls, store: Store, state: State, agents: Sequence[str], *, source: str = "play", version: str | None = None
+    ) -> LiveGame:
+        """Create the ``running`` row of ``state``'s game (``agents``: who plays each seat; ``version``: the
+        Oakwood version playing it) and save any moves it already has."""
         replay = state.replay()
         game_id = store.start_game(
             game=replay.game,
@@ -33,9 +35,20 @@ class LiveGame:
             agents=agents,
             source=source,
             start=replay.start,
+            version=version,
         )
         live = cls(store, game_id)
         live.sync(state)
+        return live
+
+    @classmethod
+    def resume(cls, store: Store, game_id: int, state: State) -> LiveGame:
+        """Go on storing the existing row ``game_id``, whose saved moves are ``state``'s history (the state
+        was rebuilt from them): the next :meth:`sync` writes only what changes after this."""
+        live = cls(store, game_id)
+        encode = state.game.codec.encode
+        live._saved = [(seat, encode(action)) for seat, action in state.history]
+        live._finished = state.is_terminal()
         return live
 
     def sync(self, state: State) -> None:

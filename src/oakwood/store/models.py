@@ -94,6 +94,8 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     game_index: Mapped[int | None] = mapped_column(Integer)
+    # the Oakwood version that started the game (None: not recorded, as before revision 0002)
+    version: Mapped[str | None] = mapped_column(String(32))
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game_row", cascade="all, delete-orphan", order_by="SeatRow.seat"

@@ -65,6 +65,7 @@ class StoredGame:
     finished_at: datetime | None
     tournament_id: int | None
     game_index: int | None
+    version: str | None = None  # the Oakwood version that started it (None: not recorded)
 
     @property
     def finished(self) -> bool:
@@ -97,6 +98,12 @@ class GameListing:
     agents: list[str]
     started_at: datetime
     tournament_id: int | None
+    scores: list[float] | None = None  # the final scores of a finished game
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game reached its end."""
+        return self.status == "finished"
 
 
 @dataclass(frozen=True)

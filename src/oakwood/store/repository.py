@@ -153,8 +153,10 @@ class Store:
         agents: Sequence[str],
         source: str,
         start: str | None = None,
+        version: str | None = None,
     ) -> int:
-        """Create the row of a game about to be played (``running``, no moves yet); its id."""
+        """Create the row of a game about to be played (``running``, no moves yet); its id. ``version`` is the
+        Oakwood version playing it (a game is resumed only by the same version)."""
         with self._writing() as connection:
             game_id: int = connection.execute(
                 insert(GAMES).returning(GAMES.c.id),
@@ -169,6 +171,7 @@ class Store:
                     "status": RUNNING,
                     "source": _source(source),
                     "started_at": now(),
+                    "version": version,
                 },
             ).scalar_one()
             connection.execute(
@@ -224,12 +227,19 @@ class Store:
             finished_at=_utc(row["finished_at"]),
             tournament_id=row["tournament_id"],
             game_index=row["game_index"],
+            version=row["version"],
         )
 
     def list_games(
-        self, limit: int = 20, *, game: str | None = None, source: str | None = None, tournament_id: int | None = None
+        self,
+        limit: int = 20,
+        *,
+        game: str | None = None,
+        source: str | None = None,
+        tournament_id: int | None = None,
+        status: str | None = None,
     ) -> list[GameListing]:
-        """The most recent games first (optionally of one game, command or tournament)."""
+        """The most recent games first (optionally of one game, command, tournament or status)."""
         query = select(
             GAMES.c.id,
             GAMES.c.game,
@@ -240,6 +250,7 @@ class Store:
             GAMES.c.winners,
             GAMES.c.started_at,
             GAMES.c.tournament_id,
+            GAMES.c.scores,
         ).order_by(GAMES.c.id.desc())
         if game is not None:
             query = query.where(GAMES.c.game == game)
@@ -247,6 +258,8 @@ class Store:
             query = query.where(GAMES.c.source == source)
         if tournament_id is not None:
             query = query.where(GAMES.c.tournament_id == tournament_id)
+        if status is not None:
+            query = query.where(GAMES.c.status == status)
         with self._reading() as connection:
             rows = connection.execute(query.limit(limit)).mappings().all()
             seats = _agents_of(connection, [row["id"] for row in rows])
@@ -262,9 +275,20 @@ class Store:
                 agents=seats.get(row["id"], []),
                 started_at=cast(datetime, _utc(row["started_at"])),
                 tournament_id=row["tournament_id"],
+                scores=row["scores"],
             )
             for row in rows
         ]
+
+    def latest_unfinished(self, *, source: str = "play", game: str | None = None) -> int | None:
+        """The id of the most recently started game of ``source`` that has not finished (optionally of one
+        game), or None: what ``oakwood play --resume`` continues."""
+        query = select(GAMES.c.id).where(GAMES.c.source == _source(source), GAMES.c.status == RUNNING)
+        if game is not None:
+            query = query.where(GAMES.c.game == game)
+        with self._reading() as connection:
+            found = connection.execute(query.order_by(GAMES.c.id.desc()).limit(1)).scalar()
+        return None if found is None else int(found)
 
     # ------------------------------------------------------------------ tournaments
     def tournament_for(self, settings: TournamentSettings) -> tuple[Tournament, bool]:

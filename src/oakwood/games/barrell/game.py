@@ -65,7 +65,7 @@ class Barrell(Game[BarrellOptions]):
     #: Diamonds, a card set aside in the sequential mulligan, and the end-of-battle choices about face-up cards
     #: (Joker, King of Hearts return, King of Spades take). Not ``swap``/``rotate`` (the initiator may look at
     #: face-down cards), ``gift`` (the last gift reveals everyone's secret choices), nor any draw or reveal.
-    level_iterations: ClassVar[tuple[int, int] | None] = (1000, 3000)  # hard, expert: benchmarks/strength.py
+    level_iterations: ClassVar[tuple[int, int] | None] = (100, 300)  # hard, expert: benchmarks/strength.py
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {"play", "pass", "cancelled", "mulligan_aside", "joker", "return", "take"}
     )

@@ -27,7 +27,7 @@ class SQuarrels(Game[SQuarrelsOptions]):
     #: discard (seen by its owner only), ending a turn empty-handed, the next turn starting, and one's own
     #: face-down Quarrel card or secret Hoard answer (the reveal that follows the last one is its own event).
     #: Not ``draw`` or ``draw_action``: the top card of the shuffled Deck is new knowledge.
-    level_iterations: ClassVar[tuple[int, int] | None] = (1000, 5000)  # hard, expert: benchmarks/strength.py
+    level_iterations: ClassVar[tuple[int, int] | None] = (300, 1000)  # hard, expert: benchmarks/strength.py
     playout_steps: ClassVar[int] = 8  # short playouts scored by estimate_returns measured best (issue 9)
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {"turn", "store", "discard", "end_turn", "quarrel_commit", "race_commit"}
