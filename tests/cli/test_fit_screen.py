@@ -252,3 +252,27 @@ def test_compact_boards_are_shorter_and_keep_the_hand_and_every_player(name: str
             assert next(line for line in full.splitlines() if line.startswith("Your hand")) in compact
         for other in range(players):
             assert re.search(rf"(?m)^[ >▶]*P{other + 1}\b", compact), compact
+
+
+@pytest.mark.parametrize(("name", "players"), [("nutty", 6), ("squarrels", 6), ("barrell", 4)])
+def test_a_tall_notice_gives_way_to_its_one_line_form(name: str, players: int) -> None:
+    game = load(name)
+    for state in positions(name, players, 5, seed=3):
+        seat = state.to_act()[0]
+        console = Console(width=80, file=io.StringIO(), color_system=None)
+        parts = screens.ScreenParts(
+            title="T",
+            observation=state.observe(seat),
+            log=["an event"] * 20,
+            log_title="Since your last move",
+            labels=[f"P{s + 1}" for s in range(players)],
+            heading=screens.Text("P1, your move:"),
+            legal=state.legal_actions(seat),
+            notice=screens.Text("\n".join(f"hint line {i}" for i in range(9))),
+            short_notice=screens.Text("the hint in one line"),
+        )
+        for renderable in screens.fit_screen(console, game, parts, 80, 24):
+            console.print(renderable)
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        assert text.count("\n") <= 23, text
+        assert "hint line 0" in text or "the hint in one line" in text

@@ -93,6 +93,7 @@ class PlaySession:
         self.on_screen: int | None = None  # the human whose private view is currently visible
         self.undo = UndoTracker()
         self.seen_before: list[tuple[int, int]] = []  # (seat, its log start) before each human move, for undo
+        self.short_notice: RenderableType | None = None  # the notice in one line, for a crowded screen
         self.notice: RenderableType | None = None  # a message for the next screen (it would be cleared otherwise)
         self.tie_rng = Rng(seed ^ 0x5EED)
         self.world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search
@@ -211,8 +212,9 @@ class PlaySession:
             heading=Text(heading, style="bold yellow"),
             legal=legal,
             notice=self.notice,
+            short_notice=self.short_notice,
         )
-        self.notice = None
+        self.notice = self.short_notice = None
         self.print_screen(parts)
 
     def screen_size(self) -> tuple[int, int | None]:
@@ -399,6 +401,9 @@ class PlaySession:
         with self.console.status("The expert is thinking…", spinner="dots"):
             hint = self.hints.advise(self.state, seat)
         self.notice = render_hint(self.game, hint, searched=self.hints.searches)
+        best = hint.recommended
+        chance = f", {best.chance:.0%} to win" if best.chance is not None else ""
+        self.short_notice = Text(f"Hint: the expert bot would play {best.number}  {best.action}{chance}", "bold cyan")
         self.redraw_pending = True
 
     def parse(self, text: str, legal: Sequence[Hashable]) -> Hashable | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 from rich import box
@@ -289,6 +289,8 @@ class ScreenParts:
     notice: RenderableType | None = None
     #: rows kept free below the screen: the prompt line
     reserve: int = 1
+    #: the notice in one line, shown instead when the notice leaves no room for the board and the menu
+    short_notice: RenderableType | None = None
 
 
 def fit_screen(
@@ -333,6 +335,10 @@ def fit_screen(
         if board[1] + menu[2] + fixed + want_log <= height:
             chosen = (board, menu)
             break
+    if chosen is None and parts.notice is not None and parts.short_notice is not None:
+        # A long notice (a hint's table) that leaves no room: its one-line form instead.
+        shorter = replace(parts, notice=parts.short_notice, short_notice=None)
+        return fit_screen(console, game, shorter, width, height)
     if chosen is None:  # nothing fits with the log: the smallest board and menu, and what log fits
         chosen = (min(boards, key=lambda b: b[1]), min(menus, key=lambda m: m[2]))
     (board_r, board_h), (menu_r, _notes, menu_h) = chosen
