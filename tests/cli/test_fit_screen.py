@@ -227,7 +227,7 @@ def test_the_own_pager_pages_and_searches() -> None:
     out = term.console.file.getvalue()  # type: ignore[attr-defined]
     assert "1–20 of 79" in out and "21–40 of 79" in out
     assert "51–70 of 79" in out  # the search put the match on top
-    assert "“nothing-like-this” is not in test" in out
+    assert "“nothing-like-this” is not in Test" in out
     assert "31–50 of 79" in out  # b went back one page
     assert not term.answers
 

@@ -26,7 +26,7 @@ def page(term: Terminal, content: RenderableType, *, title: str) -> None:
     if not term.interactive:
         console.rule(Text(title, style="bold"), align="left")
         console.print(content)
-        console.rule(Text(f"end of {title.lower()}", style="dim"), align="left")
+        console.rule(Text(f"end · {title}", style="dim"), align="left")
         return
     command = _system_pager()
     if command is not None:
@@ -108,7 +108,7 @@ def own_pager(term: Terminal, lines: Sequence[str], *, title: str, height: int, 
             if found is None:
                 found = next((i for i in range(0, top + 1) if word in lines[i].lower()), None)  # wrap around
             if found is None:
-                message = Text(f"“{word}” is not in {title.lower()}", style="yellow")
+                message = Text(f"“{word}” is not in {title}", style="yellow")
                 continue
             top = found
             continue
