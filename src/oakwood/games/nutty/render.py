@@ -442,7 +442,7 @@ def _ap_cost(obs: Mapping[str, Any], action: Act) -> str | None:
 
 def _solo_cost(obs: Mapping[str, Any], action: Act) -> str | None:
     if action.verb in ("buy", "bribe"):
-        return "3 points, paid the usual way"
+        return "3 points in acorns, paid the usual way"
     if action.verb != "move":
         return "free"
     here = obs["boards"][0]["at"]
@@ -457,4 +457,4 @@ def _solo_cost(obs: Mapping[str, Any], action: Act) -> str | None:
             return "free (sideways)"
     if target["card"] is None:
         return "free (lands face down: flips it)"
-    return "1 point (outward onto a face-up card)"
+    return "1 point in acorns (outward onto a face-up card)"
