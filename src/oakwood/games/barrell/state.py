@@ -258,19 +258,21 @@ class BarrellState(EndOfBattle):
             # Face down: nobody else knows it, nor which of the seat's hand cards it was. The cards everyone
             # knew in that hand (the played one included) are now in the hand or among this seat's face-down
             # cards (BR-23); the whole hand is known to the seat alone. Bits walked inline: the hot path.
-            everyone = self.all_seats
             own = 1 << seat
-            known = self.known
-            recall = self.recall[seat]
-            mask = self.hands[seat]
-            while mask:
-                low = mask & -mask
-                held = low.bit_length() - 1
-                mask ^= low
-                if known[held] == everyone:
-                    recall |= low
-                known[held] = own
-            self.recall[seat] = recall
+            if not self.private_hands & own:
+                everyone = self.all_seats
+                known = self.known
+                recall = self.recall[seat]
+                mask = self.hands[seat]
+                while mask:
+                    low = mask & -mask
+                    held = low.bit_length() - 1
+                    mask ^= low
+                    if known[held] == everyone:
+                        recall |= low
+                    known[held] = own
+                self.recall[seat] = recall
+                self.private_hands |= own
             self.hands[seat] ^= BIT[card]
             if self.record_events:
                 self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)

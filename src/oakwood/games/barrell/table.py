@@ -65,6 +65,11 @@ class BarrellTable(State):
     battle_winners: list[int]
     _ks_seat: int
     all_seats: int
+    # A cache, not part of the position (notation, loaders and worlds start it empty): the seats whose hand
+    # and cards set aside are known to that seat alone, card by card, so hiding them again (a face-down play,
+    # a card set aside) changes nothing. Set by the walk that hides them; only the end of a battle (the
+    # reveal and the cards returned to hand) can make a hand card known again, so ``_end_battle`` clears it.
+    private_hands: int
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -103,6 +108,7 @@ class BarrellTable(State):
         state.provisional_scores = None
         state.battle_winners = []
         state._ks_seat = -1
+        state.private_hands = 0
         return state
 
     def _clone(self) -> Self:
@@ -138,6 +144,7 @@ class BarrellTable(State):
         twin.provisional_scores = None if self.provisional_scores is None else self.provisional_scores[:]
         twin.battle_winners = self.battle_winners[:]
         twin._ks_seat = self._ks_seat
+        twin.private_hands = self.private_hands
         return twin
 
     # ------------------------------------------------------------------ seats, the Jack of Diamonds, card movements
@@ -218,8 +225,10 @@ class BarrellTable(State):
     def _hide_aside(self, seat: int) -> None:
         """``seat`` sets a card aside in the sequential mulligan: the cards everyone knew in its hand are now in
         its hand or set aside, nobody else knows which (BR-23), until the cards set aside go into the Deck."""
-        everyone = self.all_seats
         own = 1 << seat
+        if self.private_hands & own:
+            return  # already hidden from everyone else: the walk below would change nothing
+        everyone = self.all_seats
         known = self.known
         recall = self.recall[seat]
         mask = self.hands[seat] | self.aside[seat]
@@ -231,6 +240,7 @@ class BarrellTable(State):
                 recall |= low
             known[held] = own
         self.recall[seat] = recall
+        self.private_hands |= own
 
     def _settle_recall(self) -> None:
         """E1: every face-down card is revealed, so the recalled cards not on the table are still in their
@@ -314,5 +324,10 @@ class BarrellTable(State):
                 raise InvariantError(f"P{seat + 1}'s recalled cards left its hand and face-down cards")
             if any(self.known[c] != 1 << seat for c in cards_of(recalled & held)):
                 raise InvariantError(f"P{seat + 1}'s recalled cards are known exactly")
+        for seat in range(self.num_players):
+            if self.private_hands >> seat & 1 and any(
+                self.known[c] != 1 << seat for c in cards_of(self.hands[seat] | self.aside[seat])
+            ):
+                raise InvariantError(f"P{seat + 1}'s hand is cached as private but is not")
         if self.phase != OVER and not self._to_act():
             raise InvariantError(f"nobody to act in phase {self.phase}")
