@@ -28,6 +28,8 @@ from .table import BarrellTable, names
 class EndOfBattle(BarrellTable):
     """The end-of-battle stages and the decisions they ask for (jokers, hearts, King of Hearts / Spades)."""
 
+    __slots__ = ()
+
     @abstractmethod
     def _start_battle(self) -> None:
         """BATTLE_START, the next battle after E10 (in ``state.py``)."""

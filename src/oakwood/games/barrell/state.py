@@ -89,6 +89,8 @@ _MULLIGAN_CARD_BY_ID: Final = {id(a): a.card for a in MULLIGAN_ACTIONS}
 class BarrellState(EndOfBattle):
     """One Barrell match."""
 
+    __slots__ = ()
+
     # ------------------------------------------------------------------ GAME_SETUP
     def deal(self) -> None:
         """GAME_SETUP: shuffle the 54 cards and deal 10 to each player, once per game (BR-2)."""

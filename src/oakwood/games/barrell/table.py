@@ -34,6 +34,40 @@ def names(cards: Sequence[int]) -> list[str]:
 class BarrellTable(State):
     """The zones and bookkeeping of one Barrell match; :class:`~.state.BarrellState` adds the rules."""
 
+    __slots__ = (
+        "_ks_seat",
+        "active",
+        "all_seats",
+        "aside",
+        "battle",
+        "battle_scores",
+        "battle_winners",
+        "card_target",
+        "committed",
+        "deck",
+        "discard",
+        "drawn_streak",
+        "face_up",
+        "fields",
+        "first",
+        "gift_target",
+        "hands",
+        "jacks_void",
+        "jd_active",
+        "jd_cover",
+        "jokers_done",
+        "known",
+        "need",
+        "passed",
+        "phase",
+        "private_hands",
+        "provisional_scores",
+        "queen_zone",
+        "recall",
+        "to_give",
+        "wins",
+    )
+
     game: Barrell
     hands: list[int]
     aside: list[int]
