@@ -72,6 +72,8 @@ class Barrell(Game[BarrellOptions]):
 
     def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
+        #: Option tests the rules make on hot paths, answered once (options are immutable).
+        self.simultaneous_mulligan = self.options.mulligan_mode == "simultaneous"
         self._play_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
         self._mulligan_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
 

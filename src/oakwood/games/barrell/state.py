@@ -56,7 +56,7 @@ from .phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from .table import names
+from .table import AUDIENCE, SEAT_ORDERS, names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
 
@@ -75,6 +75,7 @@ _ASIDE_EVENTS: Final = tuple(
     tuple(("mulligan_aside", {"seat": s}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
     for s in range(MAX_SEATS)
 )
+_NO_MULLIGAN_EVENTS: Final = tuple(("mulligan", {"seat": s, "count": 0}, None, None) for s in range(MAX_SEATS))
 _PASS_EVENTS: Final = tuple(
     (("pass", {"seat": s, "automatic": False}, None, None), ("pass", {"seat": s, "automatic": True}, None, None))
     for s in range(MAX_SEATS)
@@ -146,7 +147,7 @@ class BarrellState(EndOfBattle):
         self.phase = MULLIGAN_PHASE
         self.committed = 0
         self.aside = [0] * self.num_players
-        if self.game.options.mulligan_mode == "simultaneous":
+        if self.game.simultaneous_mulligan:
             self.need = sum(1 << s for s in range(self.num_players) if self.hands[s])
             self.active = -1
             if not self.need:
@@ -157,36 +158,80 @@ class BarrellState(EndOfBattle):
 
     def _next_mulligan_seat(self) -> None:
         """Sequential mulligan: the next seat from the first player that holds cards and has not decided."""
-        for seat in self.seat_order():
-            if not self.committed >> seat & 1 and self.hands[seat]:
+        committed = self.committed
+        hands = self.hands
+        for seat in SEAT_ORDERS[self.num_players][self.first]:
+            if not committed >> seat & 1 and hands[seat]:
                 self.active = seat
                 return
         self._begin_play()
 
     def _apply_mulligan(self, seat: int, action: Action) -> None:
-        simultaneous = self.game.options.mulligan_mode == "simultaneous"
+        if not self.game.simultaneous_mulligan:
+            if action.verb == MULLIGAN:
+                self._set_aside(seat, action.card)
+            else:
+                self._keep(seat)
+            return
         if action.verb == MULLIGAN:
             self.hands[seat] &= ~BIT[action.card]
             self.aside[seat] |= BIT[action.card]
-            if not simultaneous:
-                self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
-                if self.record_events:
-                    self._log = (_ASIDE_EVENTS[seat][action.card], self._log)
-            done = self.aside[seat].bit_count() >= self._mulligan_cap(seat) or not self.hands[seat]
-        else:
-            done = True
-        if not done:
-            return
+            if self.aside[seat].bit_count() < self._mulligan_cap(seat) and self.hands[seat]:
+                return
         self.committed |= 1 << seat
-        if simultaneous:
-            if self.committed & self.need == self.need:
-                self._resolve_simultaneous_mulligan()
-            return
-        self._finish_mulligan([seat])
+        if self.committed & self.need == self.need:
+            self._resolve_simultaneous_mulligan()
+
+    def _set_aside(self, seat: int, card: int) -> None:
+        """Sequential mulligan: ``seat`` sets ``card`` aside; at its cap (BR-4) its mulligan is over."""
+        bit = BIT[card]
+        held = self.hands[seat] ^ bit
+        aside = self.aside[seat] | bit
+        self.hands[seat] = held
+        self.aside[seat] = aside
+        if not self.private_hands >> seat & 1:
+            self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
+        if self.record_events:
+            self._log = (_ASIDE_EVENTS[seat][card], self._log)
+        count = aside.bit_count()
+        if count >= MULLIGAN_LIMIT or count >= (held | aside).bit_count() or not held:
+            self._keep(seat)
+
+    def _keep(self, seat: int) -> None:
+        """Sequential mulligan: ``seat`` is done. Draw as many cards as it set aside, then shuffle those into
+        the Deck (BR-4); the next seat decides."""
+        self.committed |= 1 << seat
+        aside = self.aside[seat]
+        if aside:
+            discarded = cards_of(aside)
+            pool = discarded[:]
+            self.aside[seat] = 0
+            drawn = self._draw(seat, len(discarded), pool)
+            self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
+            if self.record_events:
+                drawn.sort()
+                self._log = (
+                    (
+                        "mulligan",
+                        {"seat": seat, "count": len(discarded)},
+                        {"discarded": [NAMES[c] for c in discarded], "drawn": [NAMES[c] for c in drawn]},
+                        AUDIENCE[seat],
+                    ),
+                    self._log,
+                )
+            if pool:
+                known = self.known
+                for card in pool:
+                    known[card] = 0
+                self.deck.extend(pool)
+                self.rng.shuffle(self.deck)
+        elif self.record_events:
+            self._log = (_NO_MULLIGAN_EVENTS[seat], self._log)
         self._next_mulligan_seat()
 
     def _finish_mulligan(self, seats: list[int]) -> None:
-        """Draw replacements for the cards set aside, then shuffle those cards into the Deck (BR-4)."""
+        """The simultaneous mulligan's end: draw replacements for the cards set aside, then shuffle those cards
+        into the Deck (BR-4)."""
         pool: list[int] = []
         for seat in seats:
             pool.extend(cards_of(self.aside[seat]))
@@ -196,9 +241,7 @@ class BarrellState(EndOfBattle):
                 discarded = cards_of(self.aside[seat])
                 self.aside[seat] = 0
                 drawn = self._draw(seat, count, pool)
-                if self.game.options.mulligan_mode == "simultaneous":
-                    # (In sequential mode setting the cards aside already hid the hand, and draws are private.)
-                    self._forget_hand(seat)
+                self._forget_hand(seat)
                 self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
                 self.emit(
                     "mulligan",
@@ -442,16 +485,19 @@ class BarrellState(EndOfBattle):
                     self._apply_play(seat, card)
                     self._history = ((seat, action), self._history)
                     return
-            elif phase == MULLIGAN_PHASE:
-                card = _MULLIGAN_CARD_BY_ID.get(id(action), -1)
-                if action is KEEP_ACTION or (
-                    card >= 0
-                    and self.hands[seat] >> card & 1
-                    and self.aside[seat].bit_count() < self._mulligan_cap(seat)
-                ):
-                    self._apply_mulligan(seat, action)
+            elif phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
+                if action is KEEP_ACTION:
+                    self._keep(seat)
                     self._history = ((seat, action), self._history)
                     return
+                card = _MULLIGAN_CARD_BY_ID.get(id(action), -1)
+                if card >= 0:
+                    held = self.hands[seat]
+                    count = self.aside[seat].bit_count()
+                    if held >> card & 1 and count < MULLIGAN_LIMIT and count < (held | self.aside[seat]).bit_count():
+                        self._set_aside(seat, card)
+                        self._history = ((seat, action), self._history)
+                        return
         State.apply(self, seat, action)
 
     def _why_illegal(self, seat: int, action: Any) -> str:

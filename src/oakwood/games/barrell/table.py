@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final, Self
 
 from oakwood.engine import InvariantError, State
 
+from .actions import MAX_SEATS
 from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
 from .phases import MULLIGAN_PHASE, OVER
 
@@ -24,6 +25,12 @@ if TYPE_CHECKING:
     from .game import Barrell
 
 QUEENS_AND_KINGS: Final = sum(BIT[c] for c in range(DECK_SIZE) if IS_FACE[c] and not IS_JACK[c])
+#: ``AUDIENCE[seat]``: the audience of an event only ``seat`` sees (shared: logged events are never modified).
+AUDIENCE: Final = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+#: ``SEAT_ORDERS[n][first]``: the seats of an ``n``-player game clockwise from ``first`` (built once).
+SEAT_ORDERS: Final = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(MAX_SEATS + 1)
+)
 
 
 def names(cards: Sequence[int]) -> list[str]:
@@ -182,10 +189,9 @@ class BarrellTable(State):
         return twin
 
     # ------------------------------------------------------------------ seats, the Jack of Diamonds, card movements
-    def seat_order(self) -> list[int]:
+    def seat_order(self) -> tuple[int, ...]:
         """Seats clockwise from the battle's first player."""
-        n = self.num_players
-        return [(self.first + i) % n for i in range(n)]
+        return SEAT_ORDERS[self.num_players][self.first]
 
     def void_mask(self) -> int:
         """Face cards cancelled by the Jack of Diamonds (BR-11): every other Q/K for the rest of the battle,
