@@ -23,32 +23,16 @@ _KEEP_ONLY = (KEEP_ACTION,)
 _Slices = dict[int, tuple[Action, ...]]
 
 
-def _slice_actions(table: _Slices, actions: tuple[Action, ...], bits: int, offset: int) -> tuple[Action, ...]:
-    """The actions of the cards in one slice of a hand (``bits`` shifted down by ``offset``), memoised."""
+def _slice_actions(
+    table: _Slices, actions: tuple[Action, ...], bits: int, offset: int, tail: tuple[Action, ...] = ()
+) -> tuple[Action, ...]:
+    """The actions of the cards in one slice of a hand (``bits`` shifted down by ``offset``), then ``tail``,
+    memoised in ``table``."""
     if len(table) >= _SLICE_LIMIT:
         table.clear()
-    found = tuple([actions[offset + c] for c in cards_of(bits)])
+    found = tuple([actions[offset + c] for c in cards_of(bits)]) + tail
     table[bits] = found
     return found
-
-
-def _joined(slices: tuple[_Slices, _Slices, _Slices], actions: tuple[Action, ...], hand: int) -> tuple[Action, ...]:
-    """The actions of every card of ``hand``, in codec order.
-
-    Whole hands rarely repeat between games, so the tuple is joined from memoised tuples of its three 18-card
-    slices: three lookups and a join instead of a walk over the hand's bits.
-    """
-    low, mid, high = slices
-    a = low.get(hand & _SLICE_MASK)
-    if a is None:
-        a = _slice_actions(low, actions, hand & _SLICE_MASK, 0)
-    b = mid.get(hand >> _SLICE & _SLICE_MASK)
-    if b is None:
-        b = _slice_actions(mid, actions, hand >> _SLICE & _SLICE_MASK, _SLICE)
-    c = high.get(hand >> _TWO_SLICES)
-    if c is None:
-        c = _slice_actions(high, actions, hand >> _TWO_SLICES, _TWO_SLICES)
-    return a + b + c
 
 
 class Barrell(Game[BarrellOptions]):
@@ -100,13 +84,36 @@ class Barrell(Game[BarrellOptions]):
         """The stage methods in ``stages`` order (looked up once, not per battle)."""
         return tuple(getattr(BarrellState, "_stage_" + stage) for stage in self.stages)
 
+    # Whole hands rarely repeat between games, so a legal tuple is joined from memoised tuples of the hand's
+    # three 18-card slices (the last one ending with ``pass`` or ``keep``): three lookups and a join instead of
+    # a walk over the hand's bits.
     def play_actions(self, hand: int) -> tuple[Action, ...]:
         """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
-        return _joined(self._play_slices, PLAY_ACTIONS, hand) + _PASS_ONLY
+        low, mid, high = self._play_slices
+        a = low.get(hand & _SLICE_MASK)
+        if a is None:
+            a = _slice_actions(low, PLAY_ACTIONS, hand & _SLICE_MASK, 0)
+        b = mid.get(hand >> _SLICE & _SLICE_MASK)
+        if b is None:
+            b = _slice_actions(mid, PLAY_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
+        c = high.get(hand >> _TWO_SLICES)
+        if c is None:
+            c = _slice_actions(high, PLAY_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES, _PASS_ONLY)
+        return a + b + c
 
     def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
         """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
-        return _joined(self._mulligan_slices, MULLIGAN_ACTIONS, hand) + _KEEP_ONLY
+        low, mid, high = self._mulligan_slices
+        a = low.get(hand & _SLICE_MASK)
+        if a is None:
+            a = _slice_actions(low, MULLIGAN_ACTIONS, hand & _SLICE_MASK, 0)
+        b = mid.get(hand >> _SLICE & _SLICE_MASK)
+        if b is None:
+            b = _slice_actions(mid, MULLIGAN_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
+        c = high.get(hand >> _TWO_SLICES)
+        if c is None:
+            c = _slice_actions(high, MULLIGAN_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES, _KEEP_ONLY)
+        return a + b + c
 
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's estimated share of the match win: battles won, the current battle's field values and

@@ -482,7 +482,21 @@ class BarrellState(EndOfBattle):
                     return
                 card = _PLAY_CARD_BY_ID.get(id(action), -1)
                 if card >= 0 and self.hands[seat] >> card & 1:
-                    self._apply_play(seat, card)
+                    if IS_JACK[card] or not self.private_hands >> seat & 1:
+                        self._apply_play(seat, card)
+                    else:
+                        # The most frequent step: ``_apply_play`` for a face-down card from a hand already hidden
+                        # from the others (nothing to walk), and ``_next_turn``, inlined.
+                        self.fields[seat].append(card)
+                        self.hands[seat] ^= BIT[card]
+                        if self.record_events:
+                            self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)
+                        following = seat + 1
+                        if following == self.num_players:
+                            following = 0
+                        self.active = following
+                        if self.passed >> following & 1 or not self.hands[following]:
+                            self._settle_turn()
                     self._history = ((seat, action), self._history)
                     return
             elif phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
