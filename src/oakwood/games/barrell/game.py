@@ -9,30 +9,9 @@ from typing import Any, ClassVar
 from oakwood.engine import Game, State
 
 from . import evaluation
-from .actions import ALL_ACTIONS, KEEP_ACTION, MULLIGAN_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
-from .cards import cards_of
+from .actions import ALL_ACTIONS, Action, mulligan_actions, play_actions
 from .options import BarrellOptions
 from .state import BarrellState
-
-_SLICE_LIMIT = 100_000  # memoised slices per table before it is cleared (bounded memory over long runs)
-_SLICE = 18  # cards per slice: 54 = 3 × 18
-_TWO_SLICES = 2 * _SLICE
-_SLICE_MASK = (1 << _SLICE) - 1
-_PASS_ONLY = (PASS_ACTION,)
-_KEEP_ONLY = (KEEP_ACTION,)
-_Slices = dict[int, tuple[Action, ...]]
-
-
-def _slice_actions(
-    table: _Slices, actions: tuple[Action, ...], bits: int, offset: int, tail: tuple[Action, ...] = ()
-) -> tuple[Action, ...]:
-    """The actions of the cards in one slice of a hand (``bits`` shifted down by ``offset``), then ``tail``,
-    memoised in ``table``."""
-    if len(table) >= _SLICE_LIMIT:
-        table.clear()
-    found = tuple([actions[offset + c] for c in cards_of(bits)]) + tail
-    table[bits] = found
-    return found
 
 
 class Barrell(Game[BarrellOptions]):
@@ -58,8 +37,6 @@ class Barrell(Game[BarrellOptions]):
         super().__init__(options, **values)
         #: Option tests the rules make on hot paths, answered once (options are immutable).
         self.simultaneous_mulligan = self.options.mulligan_mode == "simultaneous"
-        self._play_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
-        self._mulligan_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
 
     @cached_property
     def stages(self) -> tuple[str, ...]:
@@ -84,36 +61,13 @@ class Barrell(Game[BarrellOptions]):
         """The stage methods in ``stages`` order (looked up once, not per battle)."""
         return tuple(getattr(BarrellState, "_stage_" + stage) for stage in self.stages)
 
-    # Whole hands rarely repeat between games, so a legal tuple is joined from memoised tuples of the hand's
-    # three 18-card slices (the last one ending with ``pass`` or ``keep``): three lookups and a join instead of
-    # a walk over the hand's bits.
     def play_actions(self, hand: int) -> tuple[Action, ...]:
         """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
-        low, mid, high = self._play_slices
-        a = low.get(hand & _SLICE_MASK)
-        if a is None:
-            a = _slice_actions(low, PLAY_ACTIONS, hand & _SLICE_MASK, 0)
-        b = mid.get(hand >> _SLICE & _SLICE_MASK)
-        if b is None:
-            b = _slice_actions(mid, PLAY_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
-        c = high.get(hand >> _TWO_SLICES)
-        if c is None:
-            c = _slice_actions(high, PLAY_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES, _PASS_ONLY)
-        return a + b + c
+        return play_actions(hand)
 
     def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
         """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
-        low, mid, high = self._mulligan_slices
-        a = low.get(hand & _SLICE_MASK)
-        if a is None:
-            a = _slice_actions(low, MULLIGAN_ACTIONS, hand & _SLICE_MASK, 0)
-        b = mid.get(hand >> _SLICE & _SLICE_MASK)
-        if b is None:
-            b = _slice_actions(mid, MULLIGAN_ACTIONS, hand >> _SLICE & _SLICE_MASK, _SLICE)
-        c = high.get(hand >> _TWO_SLICES)
-        if c is None:
-            c = _slice_actions(high, MULLIGAN_ACTIONS, hand >> _TWO_SLICES, _TWO_SLICES, _KEEP_ONLY)
-        return a + b + c
+        return mulligan_actions(hand)
 
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's estimated share of the match win: battles won, the current battle's field values and

@@ -32,6 +32,8 @@ from .actions import (
     TAKE,
     TAKE_ACTIONS,
     Action,
+    mulligan_actions,
+    play_actions,
 )
 from .cards import (
     BIT,
@@ -392,11 +394,11 @@ class BarrellState(EndOfBattle):
     def _legal_actions(self, seat: int) -> Sequence[Action]:
         phase = self.phase
         if phase == PLAY_PHASE:
-            return self.game.play_actions(self.hands[seat])
+            return play_actions(self.hands[seat])
         if phase == MULLIGAN_PHASE:
             if self.aside[seat].bit_count() >= self._mulligan_cap(seat):
                 return (KEEP_ACTION,)
-            return self.game.mulligan_actions(self.hands[seat])
+            return mulligan_actions(self.hands[seat])
         if phase == SWAP_PHASE:
             return [SWAP_ACTIONS[t] for t in range(self.num_players) if t != seat]
         if phase == HEARTS:
@@ -457,13 +459,13 @@ class BarrellState(EndOfBattle):
         if seat is self.active and seat >= 0:
             phase = self.phase
             if phase == PLAY_PHASE:
-                return self.game.play_actions(self.hands[seat])
+                return play_actions(self.hands[seat])
             if phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
                 held = self.hands[seat]
                 aside = self.aside[seat]
                 if aside.bit_count() >= min(MULLIGAN_LIMIT, (held | aside).bit_count()):
                     return (KEEP_ACTION,)
-                return self.game.mulligan_actions(held)
+                return mulligan_actions(held)
             legal = self._legal_actions(seat)
             return legal if type(legal) is tuple else tuple(legal)
         return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions
