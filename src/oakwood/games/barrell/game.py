@@ -10,6 +10,7 @@ from oakwood.engine import Game, State
 
 from . import evaluation
 from .actions import ALL_ACTIONS, Action, mulligan_actions, play_actions
+from .cards import BIT, KING_OF_HEARTS, NUMBERED_HEARTS_MASK
 from .options import BarrellOptions
 from .state import BarrellState
 
@@ -37,6 +38,9 @@ class Barrell(Game[BarrellOptions]):
         super().__init__(options, **values)
         #: Option tests the rules make on hot paths, answered once (options are immutable).
         self.simultaneous_mulligan = self.options.mulligan_mode == "simultaneous"
+        self.recycle_every_battle = self.options.discard_recycle == "every_battle"
+        #: The cards given away at E3 (BR-5): the numbered hearts, and the King of Hearts with its variant.
+        self.giftable = NUMBERED_HEARTS_MASK | (BIT[KING_OF_HEARTS] if self.options.kh_given_with_hearts else 0)
 
     @cached_property
     def stages(self) -> tuple[str, ...]:

@@ -58,7 +58,7 @@ from .phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from .table import AUDIENCE, SEAT_ORDERS, names
+from .table import AUDIENCE, SEAT_LABELS, SEAT_ORDERS, names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
 
@@ -123,19 +123,20 @@ class BarrellState(EndOfBattle):
         self.card_target = {}
         self.provisional_scores = None
         self.emit("battle", {"battle": self.battle})
-        if self.game.options.discard_recycle == "every_battle":
+        if self.game.recycle_every_battle:
             self._recycle_discard()  # BR-4 variant
         self.first = self._roll_for_first()
         self._begin_mulligan()
 
     def _roll_for_first(self) -> int:
         """ROLL: one d6 per player; the players tied for highest re-roll (BR-2). Every roll is logged."""
-        rolling = list(range(self.num_players))
+        rolling: Sequence[int] = SEAT_ORDERS[self.num_players][0]
+        rng = self.rng
         while True:
-            rolls = {seat: 1 + self.rng.randbelow(6) for seat in rolling}
-            self.emit("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}})
-            top = max(rolls.values())
-            rolling = [s for s, r in rolls.items() if r == top]
+            rolls = [1 + rng.randbelow(6) for _ in rolling]
+            self.emit("dice", {"rolls": {SEAT_LABELS[s]: r for s, r in zip(rolling, rolls, strict=True)}})
+            top = max(rolls)
+            rolling = [s for s, r in zip(rolling, rolls, strict=True) if r == top]
             if len(rolling) == 1:
                 self.emit("first_player", {"seat": rolling[0]})
                 return rolling[0]

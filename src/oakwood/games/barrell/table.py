@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 QUEENS_AND_KINGS: Final = sum(BIT[c] for c in range(DECK_SIZE) if IS_FACE[c] and not IS_JACK[c])
 #: ``AUDIENCE[seat]``: the audience of an event only ``seat`` sees (shared: logged events are never modified).
 AUDIENCE: Final = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+#: ``SEAT_LABELS[seat]``: the seat as events name it (``P1`` for seat 0).
+SEAT_LABELS: Final = tuple(f"P{seat + 1}" for seat in range(MAX_SEATS))
 #: ``SEAT_ORDERS[n][first]``: the seats of an ``n``-player game clockwise from ``first`` (built once).
 SEAT_ORDERS: Final = tuple(
     tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(MAX_SEATS + 1)
@@ -286,10 +288,12 @@ class BarrellTable(State):
         """E1: every face-down card is revealed, so the recalled cards not on the table are still in their
         hands, and everyone knows it again (BR-23)."""
         everyone = self.all_seats
+        recall = self.recall
         for seat in range(self.num_players):
-            for card in cards_of(self.recall[seat] & self.hands[seat]):
-                self.known[card] = everyone
-            self.recall[seat] = 0
+            if recall[seat]:
+                for card in cards_of(recall[seat] & self.hands[seat]):
+                    self.known[card] = everyone
+                recall[seat] = 0
 
     def _to_hand(self, seat: int, cards: list[int]) -> None:
         """Revealed cards return to a hand: everyone saw them go."""
@@ -306,14 +310,19 @@ class BarrellTable(State):
 
     def _discard_table(self) -> None:
         """Every field and Queen Zone card to the Discard pile, face up for all (E8, and at the end of the game)."""
-        for field in self.fields:
-            self.discard.extend(field)
-            field.clear()
-        self.discard.extend(self.queen_zone)
+        everyone = self.all_seats
+        known = self.known
+        discard = self.discard
+        for zone in self.fields:
+            for card in zone:
+                known[card] = everyone  # (the cards already in Discard are public: only the new ones change)
+            discard.extend(zone)
+            zone.clear()
+        for card in self.queen_zone:
+            known[card] = everyone
+        discard.extend(self.queen_zone)
         self.queen_zone.clear()
         self.face_up = 0
-        for card in self.discard:
-            self.known[card] = self.all_seats
 
     # ------------------------------------------------------------------ conservation
     def _check_invariants(self) -> None:
