@@ -39,7 +39,6 @@ class EndOfBattle(BarrellTable):
 
     def _end_battle(self) -> None:
         self.active = -1
-        self.private_hands = 0  # the reveal and the returns to hand make hand cards known again
         self._run_stages(0)
 
     def _run_stages(self, index: int) -> None:

@@ -106,6 +106,7 @@ class BarrellState(EndOfBattle):
                 self.hands[seat] |= BIT[card]
                 self.known[card] = 1 << seat
             self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
+        self.private_hands = self.all_seats  # each hand is known to its holder alone
         self._start_battle()
 
     # ------------------------------------------------------------------ BATTLE_START
@@ -235,6 +236,7 @@ class BarrellState(EndOfBattle):
     def _finish_mulligan(self, seats: list[int]) -> None:
         """The simultaneous mulligan's end: draw replacements for the cards set aside, then shuffle those cards
         into the Deck (BR-4)."""
+        self.private_hands = 0  # the cards set aside go to the Deck while other seats may still hold theirs
         pool: list[int] = []
         for seat in seats:
             pool.extend(cards_of(self.aside[seat]))

@@ -110,8 +110,9 @@ class BarrellTable(State):
     all_seats: int
     # A cache, not part of the position (notation, loaders and worlds start it empty): the seats whose hand
     # and cards set aside are known to that seat alone, card by card, so hiding them again (a face-down play,
-    # a card set aside) changes nothing. Set by the walk that hides them; only the end of a battle (the
-    # reveal and the cards returned to hand) can make a hand card known again, so ``_end_battle`` clears it.
+    # a card set aside) changes nothing. Set by the deal and by the walk that hides a hand; cleared for a seat
+    # when a card of its hand becomes known to others (returned to hand, or recalled at the reveal) and for
+    # everyone when a simultaneous mulligan ends (its replacement cards come from the cards set aside).
     private_hands: int
 
     # ------------------------------------------------------------------ construction
@@ -293,10 +294,12 @@ class BarrellTable(State):
             if recall[seat]:
                 for card in cards_of(recall[seat] & self.hands[seat]):
                     self.known[card] = everyone
+                    self.private_hands &= ~(1 << seat)
                 recall[seat] = 0
 
     def _to_hand(self, seat: int, cards: list[int]) -> None:
         """Revealed cards return to a hand: everyone saw them go."""
+        self.private_hands &= ~(1 << seat)
         for card in cards:
             self.hands[seat] |= BIT[card]
             self.known[card] = self.all_seats
