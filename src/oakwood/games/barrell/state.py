@@ -97,15 +97,20 @@ class BarrellState(EndOfBattle):
     # ------------------------------------------------------------------ GAME_SETUP
     def deal(self) -> None:
         """GAME_SETUP: shuffle the 54 cards and deal 10 to each player, once per game (BR-2)."""
-        self.deck = list(range(DECK_SIZE))
-        self.rng.shuffle(self.deck)
+        deck = self.deck = list(range(DECK_SIZE))
+        self.rng.shuffle(deck)
+        known = self.known
         for seat in range(self.num_players):
-            drawn = self.deck[-HAND_SIZE:]
-            del self.deck[-HAND_SIZE:]
+            drawn = deck[-HAND_SIZE:]
+            del deck[-HAND_SIZE:]
+            hand = 0
+            own = 1 << seat
             for card in drawn:
-                self.hands[seat] |= BIT[card]
-                self.known[card] = 1 << seat
-            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
+                hand |= BIT[card]
+                known[card] = own
+            self.hands[seat] |= hand
+            drawn.sort()
+            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(drawn)}, AUDIENCE[seat])
         self.private_hands = self.all_seats  # each hand is known to its holder alone
         self._start_battle()
 
@@ -132,15 +137,24 @@ class BarrellState(EndOfBattle):
     def _roll_for_first(self) -> int:
         """ROLL: one d6 per player; the players tied for highest re-roll (BR-2). Every roll is logged."""
         rolling: Sequence[int] = SEAT_ORDERS[self.num_players][0]
-        rng = self.rng
+        randbelow = self.rng.randbelow
         while True:
-            rolls = [1 + rng.randbelow(6) for _ in rolling]
-            self.emit("dice", {"rolls": {SEAT_LABELS[s]: r for s, r in zip(rolling, rolls, strict=True)}})
-            top = max(rolls)
-            rolling = [s for s, r in zip(rolling, rolls, strict=True) if r == top]
-            if len(rolling) == 1:
-                self.emit("first_player", {"seat": rolling[0]})
-                return rolling[0]
+            rolls = {}
+            top = 0
+            best: list[int] = []
+            for seat in rolling:
+                roll = 1 + randbelow(6)
+                rolls[SEAT_LABELS[seat]] = roll
+                if roll > top:
+                    top = roll
+                    best = [seat]
+                elif roll == top:
+                    best.append(seat)
+            self.emit("dice", {"rolls": rolls})
+            if len(best) == 1:
+                self.emit("first_player", {"seat": best[0]})
+                return best[0]
+            rolling = best
 
     # ------------------------------------------------------------------ MULLIGAN (BR-4)
     def _mulligan_cap(self, seat: int) -> int:

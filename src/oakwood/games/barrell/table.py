@@ -241,6 +241,19 @@ class BarrellTable(State):
     def _draw(self, seat: int, count: int, fallback: list[int] | None = None) -> list[int]:
         """Draw up to ``count`` cards; an empty Deck first takes the Discard, then the ``fallback`` cards
         (mulligan cards set aside, BR-17). Stops early if nothing is left anywhere."""
+        deck = self.deck
+        if len(deck) >= count:  # the usual case: the Deck suffices
+            drawn = deck[len(deck) - count :]
+            drawn.reverse()  # drawn from the top, one by one
+            del deck[len(deck) - count :]
+            hand = self.hands[seat]
+            known = self.known
+            own = 1 << seat
+            for card in drawn:
+                hand |= BIT[card]
+                known[card] = own
+            self.hands[seat] = hand
+            return drawn
         drawn = []
         for _ in range(count):
             if not self.deck:
