@@ -58,9 +58,16 @@ from .phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from .table import AUDIENCE, SEAT_LABELS, SEAT_ORDERS, names
+from .table import AUDIENCE, SEAT_LABELS, SEAT_ORDERS, SEATS_IN, names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
+#: ``SWAP_CHOICES[n][seat]`` and ``GIFT_CHOICES[n][seat]``: one action per opponent of ``seat`` (BR-11, BR-5).
+SWAP_CHOICES: Final = tuple(
+    tuple(tuple(SWAP_ACTIONS[t] for t in range(n) if t != seat) for seat in range(n)) for n in range(MAX_SEATS + 1)
+)
+GIFT_CHOICES: Final = tuple(
+    tuple(tuple(GIFT_ACTIONS[t] for t in range(n) if t != seat) for seat in range(n)) for n in range(MAX_SEATS + 1)
+)
 
 # Prebuilt log entries for the hot path (the tuple ``State.log`` would build from the same ``Event``; logged
 # events are never modified, so states may share them): a face-down play, a face-up Jack, a card set aside,
@@ -399,8 +406,7 @@ class BarrellState(EndOfBattle):
         if self.active >= 0:
             return (self.active,)
         if self.need:
-            pending = self.need & ~self.committed
-            return tuple(s for s in range(self.num_players) if pending >> s & 1)
+            return SEATS_IN[self.need & ~self.committed]
         return ()
 
     def _decision(self) -> Decision:
@@ -417,7 +423,7 @@ class BarrellState(EndOfBattle):
                 return (KEEP_ACTION,)
             return mulligan_actions(self.hands[seat])
         if phase == SWAP_PHASE:
-            return [SWAP_ACTIONS[t] for t in range(self.num_players) if t != seat]
+            return SWAP_CHOICES[self.num_players][seat]
         if phase == HEARTS:
             if self.game.options.heart_gift == "split_per_card":
                 others = [t for t in range(self.num_players) if t != seat]
@@ -427,7 +433,7 @@ class BarrellState(EndOfBattle):
                     if c not in self.card_target
                     for t in others
                 ]
-            return [GIFT_ACTIONS[t] for t in range(self.num_players) if t != seat]
+            return GIFT_CHOICES[self.num_players][seat]
         if phase == JOKERS:
             return (JOKER_KEEP, JOKER_FIELD)
         if phase == KING_OF_HEARTS_PHASE:

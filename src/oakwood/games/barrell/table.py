@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 QUEENS_AND_KINGS: Final = sum(BIT[c] for c in range(DECK_SIZE) if IS_FACE[c] and not IS_JACK[c])
 #: ``AUDIENCE[seat]``: the audience of an event only ``seat`` sees (shared: logged events are never modified).
 AUDIENCE: Final = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+#: ``SEATS_IN[mask]``: the seats of a mask of seats, ascending.
+SEATS_IN: Final = tuple(tuple(s for s in range(MAX_SEATS) if mask >> s & 1) for mask in range(1 << MAX_SEATS))
 #: ``SEAT_LABELS[seat]``: the seat as events name it (``P1`` for seat 0).
 SEAT_LABELS: Final = tuple(f"P{seat + 1}" for seat in range(MAX_SEATS))
 #: ``SEAT_ORDERS[n][first]``: the seats of an ``n``-player game clockwise from ``first`` (built once).
