@@ -2,6 +2,10 @@
 the Kings of Hearts and Spades, discard, the winner's draw. ``Barrell.stages`` gives the order the options
 choose; a stage returns True when it waits for a decision (or the battle is over), and the decision's action
 picks the stages up again after it.
+
+From the reveal (E1) to the discard (E8) every field card lies face up (consistency rule Z2), so ``face_up``
+is exactly the set of cards on the fields: the stages read it to skip a walk over the fields when the card
+they look for is not on the table.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from .cards import (
     IS_JOKER,
     IS_QUEEN,
     IS_QUEEN_OR_KOD,
+    JOKERS_MASK,
     KING_OF_CLUBS,
     KING_OF_DIAMONDS,
     KING_OF_HEARTS,
     KING_OF_SPADES,
     NAMES,
+    QUEEN_ZONE_CARDS,
     RED_JOKER,
     cards_of,
 )
@@ -72,6 +78,8 @@ class EndOfBattle(BarrellTable):
         if self.game.options.joker_timing == "after_provisional_score" and self.provisional_scores is None:
             self.provisional_scores = self._compute_scores()
             self.emit("provisional_scores", {"scores": self.provisional_scores})
+        if not self.face_up & JOKERS_MASK & ~self.jokers_done:
+            return False  # no undecided Joker on the table
         undecided_red = not self.jokers_done >> RED_JOKER & 1
         undecided_black = not self.jokers_done >> BLACK_JOKER & 1
         fields = self.fields
@@ -187,9 +195,11 @@ class EndOfBattle(BarrellTable):
 
     def _stage_queens(self) -> bool:
         """E4 (BR-7, BR-9): Queens and the King of Diamonds move to the Queen Zone and take effect."""
+        if not self.face_up & QUEEN_ZONE_CARDS:
+            return False
         options = self.game.options
         fields = self.fields
-        # One walk over the fields in seat order (the common case: nothing for the Queen Zone).
+        # One walk over the fields in seat order.
         placements: list[tuple[int, int]] = []
         kod_placement: list[tuple[int, int]] = []
         queens_first = options.queen_zone_order == "queens_then_kod"
@@ -278,6 +288,8 @@ class EndOfBattle(BarrellTable):
 
     def _stage_kh(self) -> bool:
         """E7 (BR-10): an active King of Hearts returns one card of its controller's field to hand."""
+        if not self.face_up >> KING_OF_HEARTS & 1:
+            return False  # not on the table
         owner = self._field_owner(KING_OF_HEARTS)
         if owner < 0 or self.void_mask() >> KING_OF_HEARTS & 1:
             return False
@@ -295,7 +307,7 @@ class EndOfBattle(BarrellTable):
 
     def _stage_discard(self) -> bool:
         """E8: every field and Queen Zone card goes to Discard (noting who controls an active K♠)."""
-        owner = self._field_owner(KING_OF_SPADES)
+        owner = self._field_owner(KING_OF_SPADES) if self.face_up >> KING_OF_SPADES & 1 else -1
         self._ks_seat = owner if owner >= 0 and not self.void_mask() >> KING_OF_SPADES & 1 else -1
         self._discard_table()
         self.emit("discard", {"discard": len(self.discard)})
