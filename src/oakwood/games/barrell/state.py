@@ -486,7 +486,8 @@ class BarrellState(EndOfBattle):
             if phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
                 held = self.hands[seat]
                 aside = self.aside[seat]
-                if aside.bit_count() >= min(MULLIGAN_LIMIT, (held | aside).bit_count()):
+                count = aside.bit_count()
+                if count >= MULLIGAN_LIMIT or count >= (held | aside).bit_count():
                     return (KEEP_ACTION,)
                 return mulligan_actions(held)
             legal = self._legal_actions(seat)
