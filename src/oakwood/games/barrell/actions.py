@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import DECK_SIZE, KING_OF_HEARTS, NAMES, NUMBERED_HEARTS
+from .cards import DECK_SIZE, KING_OF_HEARTS, NAMES, NUMBERED_HEARTS, cards_of
 
 MAX_SEATS: Final = 4
 
@@ -88,3 +88,70 @@ def normalise_move(text: str) -> str:
             out = out[:at] + code + out[at + len(name) :]
             lowered = out.lower()
     return out
+
+
+# ---------------------------------------------------------------------------------------------- legal tuples
+# Whole hands rarely repeat between games, so the legal tuple of a hand is joined from memoised tuples of its
+# four 14-card quarters (54 = 3 × 14 + 12), the last one ending with ``pass`` or ``keep``: four list lookups
+# and a join instead of a walk over the hand's bits. The tables depend on nothing but the actions, so every
+# game shares them; each holds at most 2**14 tuples, filled on first use.
+_QUARTER = 14
+_QUARTER_MASK = (1 << _QUARTER) - 1
+_Quarters = tuple[list[tuple[Action, ...] | None], ...]
+
+
+def _quarters() -> _Quarters:
+    return tuple([None] * (1 << min(_QUARTER, DECK_SIZE - q * _QUARTER)) for q in range(4))
+
+
+_PLAY_QUARTERS: Final = _quarters()
+_MULLIGAN_QUARTERS: Final = _quarters()
+
+
+def _fill(
+    table: list[tuple[Action, ...] | None],
+    actions: tuple[Action, ...],
+    bits: int,
+    offset: int,
+    tail: tuple[Action, ...],
+) -> tuple[Action, ...]:
+    """The actions of the cards in one quarter of a hand (``bits`` shifted down by ``offset``), then ``tail``."""
+    found = tuple([actions[offset + c] for c in cards_of(bits)]) + tail
+    table[bits] = found
+    return found
+
+
+def play_actions(hand: int) -> tuple[Action, ...]:
+    """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
+    q0, q1, q2, q3 = _PLAY_QUARTERS
+    a = q0[hand & _QUARTER_MASK]
+    if a is None:
+        a = _fill(q0, PLAY_ACTIONS, hand & _QUARTER_MASK, 0, ())
+    b = q1[hand >> 14 & _QUARTER_MASK]
+    if b is None:
+        b = _fill(q1, PLAY_ACTIONS, hand >> 14 & _QUARTER_MASK, 14, ())
+    c = q2[hand >> 28 & _QUARTER_MASK]
+    if c is None:
+        c = _fill(q2, PLAY_ACTIONS, hand >> 28 & _QUARTER_MASK, 28, ())
+    d = q3[hand >> 42]
+    if d is None:
+        d = _fill(q3, PLAY_ACTIONS, hand >> 42, 42, (PASS_ACTION,))
+    return a + b + c + d
+
+
+def mulligan_actions(hand: int) -> tuple[Action, ...]:
+    """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
+    q0, q1, q2, q3 = _MULLIGAN_QUARTERS
+    a = q0[hand & _QUARTER_MASK]
+    if a is None:
+        a = _fill(q0, MULLIGAN_ACTIONS, hand & _QUARTER_MASK, 0, ())
+    b = q1[hand >> 14 & _QUARTER_MASK]
+    if b is None:
+        b = _fill(q1, MULLIGAN_ACTIONS, hand >> 14 & _QUARTER_MASK, 14, ())
+    c = q2[hand >> 28 & _QUARTER_MASK]
+    if c is None:
+        c = _fill(q2, MULLIGAN_ACTIONS, hand >> 28 & _QUARTER_MASK, 28, ())
+    d = q3[hand >> 42]
+    if d is None:
+        d = _fill(q3, MULLIGAN_ACTIONS, hand >> 42, 42, (KEEP_ACTION,))
+    return a + b + c + d

@@ -57,6 +57,10 @@ KING_OF_DIAMONDS: Final = card_id("K", "D")
 KING_OF_HEARTS: Final = card_id("K", "H")
 KING_OF_SPADES: Final = card_id("K", "S")
 QUEENS: Final = tuple(card_id("Q", s) for s in SUITS)
+#: The cards that go to the Queen Zone at E4 (BR-7): the Queens and the King of Diamonds.
+IS_QUEEN_OR_KOD: Final = tuple(IS_QUEEN[c] or c == KING_OF_DIAMONDS for c in range(DECK_SIZE))
+QUEEN_ZONE_CARDS: Final = sum(1 << c for c in range(DECK_SIZE) if IS_QUEEN_OR_KOD[c])
+JOKERS_MASK: Final = (1 << RED_JOKER) | (1 << BLACK_JOKER)
 NUMBERED_HEARTS: Final = tuple(c for c in range(DECK_SIZE) if IS_NUMBERED_HEART[c])
 
 BIT: Final = tuple(1 << c for c in range(DECK_SIZE))

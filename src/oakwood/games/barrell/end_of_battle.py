@@ -2,6 +2,10 @@
 the Kings of Hearts and Spades, discard, the winner's draw. ``Barrell.stages`` gives the order the options
 choose; a stage returns True when it waits for a decision (or the battle is over), and the decision's action
 picks the stages up again after it.
+
+From the reveal (E1) to the discard (E8) every field card lies face up (consistency rule Z2), so ``face_up``
+is exactly the set of cards on the fields: the stages read it to skip a walk over the fields when the card
+they look for is not on the table.
 """
 
 from __future__ import annotations
@@ -12,21 +16,28 @@ from . import scoring
 from .actions import GIFT, JOKER_KEEP, Action
 from .cards import (
     BIT,
+    BLACK_JOKER,
     IS_JOKER,
-    IS_NUMBERED_HEART,
     IS_QUEEN,
+    IS_QUEEN_OR_KOD,
+    JOKERS_MASK,
+    KING_OF_CLUBS,
     KING_OF_DIAMONDS,
     KING_OF_HEARTS,
     KING_OF_SPADES,
     NAMES,
+    QUEEN_ZONE_CARDS,
+    RED_JOKER,
     cards_of,
 )
 from .phases import HEARTS, JOKERS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER
-from .table import BarrellTable, names
+from .table import AUDIENCE, SEAT_ORDERS, BarrellTable, names
 
 
 class EndOfBattle(BarrellTable):
     """The end-of-battle stages and the decisions they ask for (jokers, hearts, King of Hearts / Spades)."""
+
+    __slots__ = ()
 
     @abstractmethod
     def _start_battle(self) -> None:
@@ -49,12 +60,17 @@ class EndOfBattle(BarrellTable):
 
     def _stage_reveal(self) -> bool:
         """E1: reveal every card (and with them where the recalled cards are, BR-23)."""
+        everyone = self.all_seats
+        known = self.known
+        face_up = self.face_up
         for field in self.fields:
             for card in field:
-                self.face_up |= BIT[card]
-                self.known[card] = self.all_seats
+                face_up |= BIT[card]
+                known[card] = everyone
+        self.face_up = face_up
         self._settle_recall()
-        self.emit("reveal", {"fields": [names(f) for f in self.fields]})
+        if self.record_events:
+            self._log = (("reveal", {"fields": [[NAMES[c] for c in f] for f in self.fields]}, None, None), self._log)
         return False
 
     def _stage_jokers(self) -> bool:
@@ -62,8 +78,14 @@ class EndOfBattle(BarrellTable):
         if self.game.options.joker_timing == "after_provisional_score" and self.provisional_scores is None:
             self.provisional_scores = self._compute_scores()
             self.emit("provisional_scores", {"scores": self.provisional_scores})
-        for seat in self.seat_order():
-            if any(IS_JOKER[c] and not self.jokers_done >> c & 1 for c in self.fields[seat]):
+        if not self.face_up & JOKERS_MASK & ~self.jokers_done:
+            return False  # no undecided Joker on the table
+        undecided_red = not self.jokers_done >> RED_JOKER & 1
+        undecided_black = not self.jokers_done >> BLACK_JOKER & 1
+        fields = self.fields
+        for seat in SEAT_ORDERS[self.num_players][self.first]:
+            field = fields[seat]
+            if (undecided_red and RED_JOKER in field) or (undecided_black and BLACK_JOKER in field):
                 self.phase = JOKERS
                 self.active = seat
                 return True
@@ -85,25 +107,29 @@ class EndOfBattle(BarrellTable):
         self.active = -1
         self._run_stages(self.game.stages.index(JOKERS))  # the next Joker, or the next stage
 
-    def _giftable(self, seat: int) -> int:
-        mask = 0
-        for card in self.fields[seat]:
-            if IS_NUMBERED_HEART[card] or (card == KING_OF_HEARTS and self.game.options.kh_given_with_hearts):
-                mask |= BIT[card]
-        return mask
-
     def _stage_hearts(self) -> bool:
         """E3 (BR-5): every player with numbered hearts names the opponent(s) who receive them."""
         n = self.num_players
-        self.to_give = [self._giftable(s) for s in range(n)]
-        self.need = sum(1 << s for s in range(n) if self.to_give[s])
+        giftable = self.game.giftable
+        to_give = []
+        need = 0
+        for seat, field in enumerate(self.fields):
+            mask = 0
+            for card in field:
+                if giftable >> card & 1:
+                    mask |= BIT[card]
+            if mask:
+                need |= 1 << seat
+            to_give.append(mask)
+        self.to_give = to_give
+        self.need = need
         self.committed = 0
-        if not self.need:
+        if not need:
             return False
         if n == 2:  # a single opponent: nothing to decide
             for seat in range(n):
-                if self.to_give[seat]:
-                    self._transfer(seat, cards_of(self.to_give[seat]), 1 - seat)
+                if to_give[seat]:
+                    self._transfer(seat, cards_of(to_give[seat]), 1 - seat)
             self.need = 0
             return False
         self.phase = HEARTS
@@ -122,10 +148,13 @@ class EndOfBattle(BarrellTable):
         return False
 
     def _transfer(self, seat: int, cards: list[int], target: int) -> None:
+        giver = self.fields[seat]
+        receiver = self.fields[target]
         for card in cards:
-            self.fields[seat].remove(card)
-            self.fields[target].append(card)
-        self.emit("gift", {"seat": seat, "target": target, "cards": names(cards)})
+            giver.remove(card)
+            receiver.append(card)
+        if self.record_events:
+            self._log = (("gift", {"seat": seat, "target": target, "cards": names(cards)}, None, None), self._log)
 
     def _apply_gift(self, seat: int, action: Action) -> None:
         seat_order = self.game.options.heart_gift_timing == "seat_order"
@@ -166,17 +195,26 @@ class EndOfBattle(BarrellTable):
 
     def _stage_queens(self) -> bool:
         """E4 (BR-7, BR-9): Queens and the King of Diamonds move to the Queen Zone and take effect."""
+        if not self.face_up & QUEEN_ZONE_CARDS:
+            return False
         options = self.game.options
-        void = self.void_mask()
-        order = self.seat_order()
+        fields = self.fields
+        # One walk over the fields in seat order.
         placements: list[tuple[int, int]] = []
-        if options.queen_zone_order == "queens_then_kod":
-            placements = [(s, c) for s in order for c in self.fields[s] if IS_QUEEN[c]]
-            placements += [(s, c) for s in order for c in self.fields[s] if c == KING_OF_DIAMONDS]
-        else:
-            placements = [(s, c) for s in order for c in self.fields[s] if IS_QUEEN[c] or c == KING_OF_DIAMONDS]
+        kod_placement: list[tuple[int, int]] = []
+        queens_first = options.queen_zone_order == "queens_then_kod"
+        for seat in SEAT_ORDERS[self.num_players][self.first]:
+            for card in fields[seat]:
+                if IS_QUEEN_OR_KOD[card]:
+                    if queens_first and card == KING_OF_DIAMONDS:
+                        kod_placement.append((seat, card))
+                    else:
+                        placements.append((seat, card))
+        if kod_placement:
+            placements += kod_placement
         if not placements:
             return False
+        void = self.void_mask()
         bonus = scoring.ace_bonus_suits(self.fields, self.queen_zone, void, options.jod_suppresses_ace_bonus)
         reduced = 0
         for seat, card in placements:
@@ -208,12 +246,11 @@ class EndOfBattle(BarrellTable):
         void = self.void_mask()
         bonus = scoring.ace_bonus_suits(self.fields, self.queen_zone, void, options.jod_suppresses_ace_bonus)
         reduced = scoring.reduced_suits_of(self.queen_zone, void)
-        return [
-            scoring.field_score(
-                field, reduced, bonus, scoring.has_active_king_of_clubs(field, void), options.kc_after_queen
-            )
-            for field in self.fields
-        ]
+        # scoring.has_active_king_of_clubs per field, with the cancellation tested once
+        kc_live = not void >> KING_OF_CLUBS & 1
+        after = options.kc_after_queen
+        field_score = scoring.field_score
+        return [field_score(field, reduced, bonus, kc_live and KING_OF_CLUBS in field, after) for field in self.fields]
 
     def _stage_score(self) -> bool:
         """E5–E6: score; the unique highest score wins (BR-14 on a tie); E11 when the game is decided."""
@@ -251,6 +288,8 @@ class EndOfBattle(BarrellTable):
 
     def _stage_kh(self) -> bool:
         """E7 (BR-10): an active King of Hearts returns one card of its controller's field to hand."""
+        if not self.face_up >> KING_OF_HEARTS & 1:
+            return False  # not on the table
         owner = self._field_owner(KING_OF_HEARTS)
         if owner < 0 or self.void_mask() >> KING_OF_HEARTS & 1:
             return False
@@ -268,7 +307,7 @@ class EndOfBattle(BarrellTable):
 
     def _stage_discard(self) -> bool:
         """E8: every field and Queen Zone card goes to Discard (noting who controls an active K♠)."""
-        owner = self._field_owner(KING_OF_SPADES)
+        owner = self._field_owner(KING_OF_SPADES) if self.face_up >> KING_OF_SPADES & 1 else -1
         self._ks_seat = owner if owner >= 0 and not self.void_mask() >> KING_OF_SPADES & 1 else -1
         self._discard_table()
         self.emit("discard", {"discard": len(self.discard)})
@@ -295,7 +334,7 @@ class EndOfBattle(BarrellTable):
         """E10–E11: the winner draws 1; the game ends if nobody holds a card (BR-15), else a new battle."""
         for seat in self.battle_winners:
             drawn = self._draw(seat, 1)
-            self.emit("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, frozenset({seat}))
+            self.emit("draw", {"seat": seat, "count": len(drawn)}, {"cards": names(drawn)}, AUDIENCE[seat])
         if not any(self.hands):
             self._finish_game()
             return True

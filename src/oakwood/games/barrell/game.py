@@ -9,46 +9,10 @@ from typing import Any, ClassVar
 from oakwood.engine import Game, State
 
 from . import evaluation
-from .actions import ALL_ACTIONS, KEEP_ACTION, MULLIGAN_ACTIONS, PASS_ACTION, PLAY_ACTIONS, Action
-from .cards import cards_of
+from .actions import ALL_ACTIONS, Action, mulligan_actions, play_actions
+from .cards import BIT, KING_OF_HEARTS, NUMBERED_HEARTS_MASK
 from .options import BarrellOptions
 from .state import BarrellState
-
-_SLICE_LIMIT = 100_000  # memoised slices per table before it is cleared (bounded memory over long runs)
-_SLICE = 18  # cards per slice: 54 = 3 × 18
-_TWO_SLICES = 2 * _SLICE
-_SLICE_MASK = (1 << _SLICE) - 1
-_PASS_ONLY = (PASS_ACTION,)
-_KEEP_ONLY = (KEEP_ACTION,)
-_Slices = dict[int, tuple[Action, ...]]
-
-
-def _slice_actions(table: _Slices, actions: tuple[Action, ...], bits: int, offset: int) -> tuple[Action, ...]:
-    """The actions of the cards in one slice of a hand (``bits`` shifted down by ``offset``), memoised."""
-    if len(table) >= _SLICE_LIMIT:
-        table.clear()
-    found = tuple([actions[offset + c] for c in cards_of(bits)])
-    table[bits] = found
-    return found
-
-
-def _joined(slices: tuple[_Slices, _Slices, _Slices], actions: tuple[Action, ...], hand: int) -> tuple[Action, ...]:
-    """The actions of every card of ``hand``, in codec order.
-
-    Whole hands rarely repeat between games, so the tuple is joined from memoised tuples of its three 18-card
-    slices: three lookups and a join instead of a walk over the hand's bits.
-    """
-    low, mid, high = slices
-    a = low.get(hand & _SLICE_MASK)
-    if a is None:
-        a = _slice_actions(low, actions, hand & _SLICE_MASK, 0)
-    b = mid.get(hand >> _SLICE & _SLICE_MASK)
-    if b is None:
-        b = _slice_actions(mid, actions, hand >> _SLICE & _SLICE_MASK, _SLICE)
-    c = high.get(hand >> _TWO_SLICES)
-    if c is None:
-        c = _slice_actions(high, actions, hand >> _TWO_SLICES, _TWO_SLICES)
-    return a + b + c
 
 
 class Barrell(Game[BarrellOptions]):
@@ -72,8 +36,11 @@ class Barrell(Game[BarrellOptions]):
 
     def __init__(self, options: BarrellOptions | None = None, **values: Any) -> None:
         super().__init__(options, **values)
-        self._play_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
-        self._mulligan_slices: tuple[_Slices, _Slices, _Slices] = ({}, {}, {})
+        #: Option tests the rules make on hot paths, answered once (options are immutable).
+        self.simultaneous_mulligan = self.options.mulligan_mode == "simultaneous"
+        self.recycle_every_battle = self.options.discard_recycle == "every_battle"
+        #: The cards given away at E3 (BR-5): the numbered hearts, and the King of Hearts with its variant.
+        self.giftable = NUMBERED_HEARTS_MASK | (BIT[KING_OF_HEARTS] if self.options.kh_given_with_hearts else 0)
 
     @cached_property
     def stages(self) -> tuple[str, ...]:
@@ -100,11 +67,11 @@ class Barrell(Game[BarrellOptions]):
 
     def play_actions(self, hand: int) -> tuple[Action, ...]:
         """The legal plays for a hand mask (every card, then ``pass``), in codec order."""
-        return _joined(self._play_slices, PLAY_ACTIONS, hand) + _PASS_ONLY
+        return play_actions(hand)
 
     def mulligan_actions(self, hand: int) -> tuple[Action, ...]:
         """The mulligan choices for a hand mask (set any card aside, then ``keep``), in codec order."""
-        return _joined(self._mulligan_slices, MULLIGAN_ACTIONS, hand) + _KEEP_ONLY
+        return mulligan_actions(hand)
 
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's estimated share of the match win: battles won, the current battle's field values and

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 def determinize(state: BarrellState, seat: int, rng: Rng) -> BarrellState:
     """A clone of ``state`` re-sampled for ``seat`` (see the module docstring)."""
     world = state.clone()
+    world.private_hands = 0  # a cache: the world's hands are dealt again below
     bit = 1 << seat
     if world.phase == MULLIGAN_PHASE and world.game.options.mulligan_mode == "simultaneous":
         # Another seat's cards set aside so far are a secret choice in progress: pooled with its hand, so the

@@ -7,8 +7,10 @@ the arithmetic directly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import (
+    DECK_SIZE,
     HEARTS,
     IS_ACE,
     IS_FACE,
@@ -18,6 +20,9 @@ from .cards import (
     RANK,
     SUIT,
 )
+
+#: Per card, the bit of its suit if it is a face card (J, Q, K), else 0 (BR-13's Ace bonus).
+_FACE_SUIT_BIT: Final = tuple(1 << SUIT[c] if IS_FACE[c] else 0 for c in range(DECK_SIZE))
 
 
 def card_value(card: int, reduced_suits: int, bonus_suits: int) -> int:
@@ -35,9 +40,16 @@ def ace_bonus_suits(fields: Sequence[Sequence[int]], queen_zone: Sequence[int], 
     """Suits with a J, Q or K in any field or the Queen Zone (BR-13); cancelled ones only count unless
     ``suppress`` (variant ``jod_suppresses_ace_bonus``)."""
     suits = 0
+    if not suppress:  # the default: every face card counts, cancelled or not
+        for field in fields:
+            for card in field:
+                suits |= _FACE_SUIT_BIT[card]
+        for card in queen_zone:
+            suits |= _FACE_SUIT_BIT[card]
+        return suits
     for zone in (*fields, queen_zone):
         for card in zone:
-            if IS_FACE[card] and not (suppress and void >> card & 1):
+            if IS_FACE[card] and not void >> card & 1:
                 suits |= 1 << SUIT[card]
     return suits
 
@@ -86,13 +98,22 @@ def field_score(field: Sequence[int], reduced: int, bonus: int, kc_active: bool,
     the printed values first and the Queens then set their suits to 1.
     """
     total = 0
+    double_each = kc_active and not kc_after_queen
     for card in field:
         if not IS_NUMBERED[card]:
             continue  # face cards and Jokers are worth nothing (BR-6)
-        value = card_value(card, reduced, bonus)
-        if kc_active and not kc_after_queen and not reduced >> SUIT[card] & 1:
-            value *= 2
-        total += -value if SUIT[card] == HEARTS else value
+        # card_value(), inlined: this loop runs for every card on the table at every battle's end
+        suit = SUIT[card]
+        if reduced >> suit & 1:
+            value = 1
+        else:
+            value = (11 if bonus >> suit & 1 else 1) if IS_ACE[card] else RANK[card]
+            if double_each:
+                value *= 2
+        if suit == HEARTS:
+            total -= value
+        else:
+            total += value
     if kc_active and kc_after_queen:
         total *= 2
     return total

@@ -32,6 +32,8 @@ from .actions import (
     TAKE,
     TAKE_ACTIONS,
     Action,
+    mulligan_actions,
+    play_actions,
 )
 from .cards import (
     BIT,
@@ -56,9 +58,16 @@ from .phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from .table import names
+from .table import AUDIENCE, SEAT_LABELS, SEAT_ORDERS, SEATS_IN, names
 
 MULLIGAN_LIMIT: Final = 3  # BR-4
+#: ``SWAP_CHOICES[n][seat]`` and ``GIFT_CHOICES[n][seat]``: one action per opponent of ``seat`` (BR-11, BR-5).
+SWAP_CHOICES: Final = tuple(
+    tuple(tuple(SWAP_ACTIONS[t] for t in range(n) if t != seat) for seat in range(n)) for n in range(MAX_SEATS + 1)
+)
+GIFT_CHOICES: Final = tuple(
+    tuple(tuple(GIFT_ACTIONS[t] for t in range(n) if t != seat) for seat in range(n)) for n in range(MAX_SEATS + 1)
+)
 
 # Prebuilt log entries for the hot path (the tuple ``State.log`` would build from the same ``Event``; logged
 # events are never modified, so states may share them): a face-down play, a face-up Jack, a card set aside,
@@ -75,6 +84,7 @@ _ASIDE_EVENTS: Final = tuple(
     tuple(("mulligan_aside", {"seat": s}, {"card": NAMES[c]}, frozenset({s})) for c in range(DECK_SIZE))
     for s in range(MAX_SEATS)
 )
+_NO_MULLIGAN_EVENTS: Final = tuple(("mulligan", {"seat": s, "count": 0}, None, None) for s in range(MAX_SEATS))
 _PASS_EVENTS: Final = tuple(
     (("pass", {"seat": s, "automatic": False}, None, None), ("pass", {"seat": s, "automatic": True}, None, None))
     for s in range(MAX_SEATS)
@@ -89,18 +99,26 @@ _MULLIGAN_CARD_BY_ID: Final = {id(a): a.card for a in MULLIGAN_ACTIONS}
 class BarrellState(EndOfBattle):
     """One Barrell match."""
 
+    __slots__ = ()
+
     # ------------------------------------------------------------------ GAME_SETUP
     def deal(self) -> None:
         """GAME_SETUP: shuffle the 54 cards and deal 10 to each player, once per game (BR-2)."""
-        self.deck = list(range(DECK_SIZE))
-        self.rng.shuffle(self.deck)
+        deck = self.deck = list(range(DECK_SIZE))
+        self.rng.shuffle(deck)
+        known = self.known
         for seat in range(self.num_players):
-            drawn = self.deck[-HAND_SIZE:]
-            del self.deck[-HAND_SIZE:]
+            drawn = deck[-HAND_SIZE:]
+            del deck[-HAND_SIZE:]
+            hand = 0
+            own = 1 << seat
             for card in drawn:
-                self.hands[seat] |= BIT[card]
-                self.known[card] = 1 << seat
-            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(sorted(drawn))}, frozenset({seat}))
+                hand |= BIT[card]
+                known[card] = own
+            self.hands[seat] |= hand
+            drawn.sort()
+            self.emit("deal", {"seat": seat, "count": HAND_SIZE}, {"cards": names(drawn)}, AUDIENCE[seat])
+        self.private_hands = self.all_seats  # each hand is known to its holder alone
         self._start_battle()
 
     # ------------------------------------------------------------------ BATTLE_START
@@ -118,22 +136,32 @@ class BarrellState(EndOfBattle):
         self.card_target = {}
         self.provisional_scores = None
         self.emit("battle", {"battle": self.battle})
-        if self.game.options.discard_recycle == "every_battle":
+        if self.game.recycle_every_battle:
             self._recycle_discard()  # BR-4 variant
         self.first = self._roll_for_first()
         self._begin_mulligan()
 
     def _roll_for_first(self) -> int:
         """ROLL: one d6 per player; the players tied for highest re-roll (BR-2). Every roll is logged."""
-        rolling = list(range(self.num_players))
+        rolling: Sequence[int] = SEAT_ORDERS[self.num_players][0]
+        randbelow = self.rng.randbelow
         while True:
-            rolls = {seat: 1 + self.rng.randbelow(6) for seat in rolling}
-            self.emit("dice", {"rolls": {f"P{s + 1}": r for s, r in rolls.items()}})
-            top = max(rolls.values())
-            rolling = [s for s, r in rolls.items() if r == top]
-            if len(rolling) == 1:
-                self.emit("first_player", {"seat": rolling[0]})
-                return rolling[0]
+            rolls = {}
+            top = 0
+            best: list[int] = []
+            for seat in rolling:
+                roll = 1 + randbelow(6)
+                rolls[SEAT_LABELS[seat]] = roll
+                if roll > top:
+                    top = roll
+                    best = [seat]
+                elif roll == top:
+                    best.append(seat)
+            self.emit("dice", {"rolls": rolls})
+            if len(best) == 1:
+                self.emit("first_player", {"seat": best[0]})
+                return best[0]
+            rolling = best
 
     # ------------------------------------------------------------------ MULLIGAN (BR-4)
     def _mulligan_cap(self, seat: int) -> int:
@@ -144,7 +172,7 @@ class BarrellState(EndOfBattle):
         self.phase = MULLIGAN_PHASE
         self.committed = 0
         self.aside = [0] * self.num_players
-        if self.game.options.mulligan_mode == "simultaneous":
+        if self.game.simultaneous_mulligan:
             self.need = sum(1 << s for s in range(self.num_players) if self.hands[s])
             self.active = -1
             if not self.need:
@@ -155,36 +183,81 @@ class BarrellState(EndOfBattle):
 
     def _next_mulligan_seat(self) -> None:
         """Sequential mulligan: the next seat from the first player that holds cards and has not decided."""
-        for seat in self.seat_order():
-            if not self.committed >> seat & 1 and self.hands[seat]:
+        committed = self.committed
+        hands = self.hands
+        for seat in SEAT_ORDERS[self.num_players][self.first]:
+            if not committed >> seat & 1 and hands[seat]:
                 self.active = seat
                 return
         self._begin_play()
 
     def _apply_mulligan(self, seat: int, action: Action) -> None:
-        simultaneous = self.game.options.mulligan_mode == "simultaneous"
+        if not self.game.simultaneous_mulligan:
+            if action.verb == MULLIGAN:
+                self._set_aside(seat, action.card)
+            else:
+                self._keep(seat)
+            return
         if action.verb == MULLIGAN:
             self.hands[seat] &= ~BIT[action.card]
             self.aside[seat] |= BIT[action.card]
-            if not simultaneous:
-                self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
-                if self.record_events:
-                    self._log = (_ASIDE_EVENTS[seat][action.card], self._log)
-            done = self.aside[seat].bit_count() >= self._mulligan_cap(seat) or not self.hands[seat]
-        else:
-            done = True
-        if not done:
-            return
+            if self.aside[seat].bit_count() < self._mulligan_cap(seat) and self.hands[seat]:
+                return
         self.committed |= 1 << seat
-        if simultaneous:
-            if self.committed & self.need == self.need:
-                self._resolve_simultaneous_mulligan()
-            return
-        self._finish_mulligan([seat])
+        if self.committed & self.need == self.need:
+            self._resolve_simultaneous_mulligan()
+
+    def _set_aside(self, seat: int, card: int) -> None:
+        """Sequential mulligan: ``seat`` sets ``card`` aside; at its cap (BR-4) its mulligan is over."""
+        bit = BIT[card]
+        held = self.hands[seat] ^ bit
+        aside = self.aside[seat] | bit
+        self.hands[seat] = held
+        self.aside[seat] = aside
+        if not self.private_hands >> seat & 1:
+            self._hide_aside(seat)  # the others see a card set aside, not which one (BR-23)
+        if self.record_events:
+            self._log = (_ASIDE_EVENTS[seat][card], self._log)
+        count = aside.bit_count()
+        if count >= MULLIGAN_LIMIT or count >= (held | aside).bit_count() or not held:
+            self._keep(seat)
+
+    def _keep(self, seat: int) -> None:
+        """Sequential mulligan: ``seat`` is done. Draw as many cards as it set aside, then shuffle those into
+        the Deck (BR-4); the next seat decides."""
+        self.committed |= 1 << seat
+        aside = self.aside[seat]
+        if aside:
+            discarded = cards_of(aside)
+            pool = discarded[:]
+            self.aside[seat] = 0
+            drawn = self._draw(seat, len(discarded), pool)
+            self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
+            if self.record_events:
+                drawn.sort()
+                self._log = (
+                    (
+                        "mulligan",
+                        {"seat": seat, "count": len(discarded)},
+                        {"discarded": [NAMES[c] for c in discarded], "drawn": [NAMES[c] for c in drawn]},
+                        AUDIENCE[seat],
+                    ),
+                    self._log,
+                )
+            if pool:
+                known = self.known
+                for card in pool:
+                    known[card] = 0
+                self.deck.extend(pool)
+                self.rng.shuffle(self.deck)
+        elif self.record_events:
+            self._log = (_NO_MULLIGAN_EVENTS[seat], self._log)
         self._next_mulligan_seat()
 
     def _finish_mulligan(self, seats: list[int]) -> None:
-        """Draw replacements for the cards set aside, then shuffle those cards into the Deck (BR-4)."""
+        """The simultaneous mulligan's end: draw replacements for the cards set aside, then shuffle those cards
+        into the Deck (BR-4)."""
+        self.private_hands = 0  # the cards set aside go to the Deck while other seats may still hold theirs
         pool: list[int] = []
         for seat in seats:
             pool.extend(cards_of(self.aside[seat]))
@@ -194,9 +267,7 @@ class BarrellState(EndOfBattle):
                 discarded = cards_of(self.aside[seat])
                 self.aside[seat] = 0
                 drawn = self._draw(seat, count, pool)
-                if self.game.options.mulligan_mode == "simultaneous":
-                    # (In sequential mode setting the cards aside already hid the hand, and draws are private.)
-                    self._forget_hand(seat)
+                self._forget_hand(seat)
                 self.recall[seat] = 0  # the cards set aside go into the Deck: mixed (BR-23)
                 self.emit(
                     "mulligan",
@@ -258,19 +329,21 @@ class BarrellState(EndOfBattle):
             # Face down: nobody else knows it, nor which of the seat's hand cards it was. The cards everyone
             # knew in that hand (the played one included) are now in the hand or among this seat's face-down
             # cards (BR-23); the whole hand is known to the seat alone. Bits walked inline: the hot path.
-            everyone = self.all_seats
             own = 1 << seat
-            known = self.known
-            recall = self.recall[seat]
-            mask = self.hands[seat]
-            while mask:
-                low = mask & -mask
-                held = low.bit_length() - 1
-                mask ^= low
-                if known[held] == everyone:
-                    recall |= low
-                known[held] = own
-            self.recall[seat] = recall
+            if not self.private_hands & own:
+                everyone = self.all_seats
+                known = self.known
+                recall = self.recall[seat]
+                mask = self.hands[seat]
+                while mask:
+                    low = mask & -mask
+                    held = low.bit_length() - 1
+                    mask ^= low
+                    if known[held] == everyone:
+                        recall |= low
+                    known[held] = own
+                self.recall[seat] = recall
+                self.private_hands |= own
             self.hands[seat] ^= BIT[card]
             if self.record_events:
                 self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)
@@ -333,8 +406,7 @@ class BarrellState(EndOfBattle):
         if self.active >= 0:
             return (self.active,)
         if self.need:
-            pending = self.need & ~self.committed
-            return tuple(s for s in range(self.num_players) if pending >> s & 1)
+            return SEATS_IN[self.need & ~self.committed]
         return ()
 
     def _decision(self) -> Decision:
@@ -345,13 +417,13 @@ class BarrellState(EndOfBattle):
     def _legal_actions(self, seat: int) -> Sequence[Action]:
         phase = self.phase
         if phase == PLAY_PHASE:
-            return self.game.play_actions(self.hands[seat])
+            return play_actions(self.hands[seat])
         if phase == MULLIGAN_PHASE:
             if self.aside[seat].bit_count() >= self._mulligan_cap(seat):
                 return (KEEP_ACTION,)
-            return self.game.mulligan_actions(self.hands[seat])
+            return mulligan_actions(self.hands[seat])
         if phase == SWAP_PHASE:
-            return [SWAP_ACTIONS[t] for t in range(self.num_players) if t != seat]
+            return SWAP_CHOICES[self.num_players][seat]
         if phase == HEARTS:
             if self.game.options.heart_gift == "split_per_card":
                 others = [t for t in range(self.num_players) if t != seat]
@@ -361,7 +433,7 @@ class BarrellState(EndOfBattle):
                     if c not in self.card_target
                     for t in others
                 ]
-            return [GIFT_ACTIONS[t] for t in range(self.num_players) if t != seat]
+            return GIFT_CHOICES[self.num_players][seat]
         if phase == JOKERS:
             return (JOKER_KEEP, JOKER_FIELD)
         if phase == KING_OF_HEARTS_PHASE:
@@ -410,13 +482,14 @@ class BarrellState(EndOfBattle):
         if seat is self.active and seat >= 0:
             phase = self.phase
             if phase == PLAY_PHASE:
-                return self.game.play_actions(self.hands[seat])
+                return play_actions(self.hands[seat])
             if phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
                 held = self.hands[seat]
                 aside = self.aside[seat]
-                if aside.bit_count() >= min(MULLIGAN_LIMIT, (held | aside).bit_count()):
+                count = aside.bit_count()
+                if count >= MULLIGAN_LIMIT or count >= (held | aside).bit_count():
                     return (KEEP_ACTION,)
-                return self.game.mulligan_actions(held)
+                return mulligan_actions(held)
             legal = self._legal_actions(seat)
             return legal if type(legal) is tuple else tuple(legal)
         return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions
@@ -435,19 +508,36 @@ class BarrellState(EndOfBattle):
                     return
                 card = _PLAY_CARD_BY_ID.get(id(action), -1)
                 if card >= 0 and self.hands[seat] >> card & 1:
-                    self._apply_play(seat, card)
+                    if IS_JACK[card] or not self.private_hands >> seat & 1:
+                        self._apply_play(seat, card)
+                    else:
+                        # The most frequent step: ``_apply_play`` for a face-down card from a hand already hidden
+                        # from the others (nothing to walk), and ``_next_turn``, inlined.
+                        self.fields[seat].append(card)
+                        self.hands[seat] ^= BIT[card]
+                        if self.record_events:
+                            self._log = (_PLAY_DOWN_EVENTS[seat][card], self._log)
+                        following = seat + 1
+                        if following == self.num_players:
+                            following = 0
+                        self.active = following
+                        if self.passed >> following & 1 or not self.hands[following]:
+                            self._settle_turn()
                     self._history = ((seat, action), self._history)
                     return
-            elif phase == MULLIGAN_PHASE:
+            elif phase == MULLIGAN_PHASE:  # sequential (a simultaneous mulligan has nobody ``active``)
+                if action is KEEP_ACTION:
+                    self._keep(seat)
+                    self._history = ((seat, action), self._history)
+                    return
                 card = _MULLIGAN_CARD_BY_ID.get(id(action), -1)
-                if action is KEEP_ACTION or (
-                    card >= 0
-                    and self.hands[seat] >> card & 1
-                    and self.aside[seat].bit_count() < self._mulligan_cap(seat)
-                ):
-                    self._apply_mulligan(seat, action)
-                    self._history = ((seat, action), self._history)
-                    return
+                if card >= 0:
+                    held = self.hands[seat]
+                    count = self.aside[seat].bit_count()
+                    if held >> card & 1 and count < MULLIGAN_LIMIT and count < (held | self.aside[seat]).bit_count():
+                        self._set_aside(seat, card)
+                        self._history = ((seat, action), self._history)
+                        return
         State.apply(self, seat, action)
 
     def _why_illegal(self, seat: int, action: Any) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final, Self
 
 from oakwood.engine import InvariantError, State
 
+from .actions import MAX_SEATS
 from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
 from .phases import MULLIGAN_PHASE, OVER
 
@@ -24,6 +25,16 @@ if TYPE_CHECKING:
     from .game import Barrell
 
 QUEENS_AND_KINGS: Final = sum(BIT[c] for c in range(DECK_SIZE) if IS_FACE[c] and not IS_JACK[c])
+#: ``AUDIENCE[seat]``: the audience of an event only ``seat`` sees (shared: logged events are never modified).
+AUDIENCE: Final = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
+#: ``SEATS_IN[mask]``: the seats of a mask of seats, ascending.
+SEATS_IN: Final = tuple(tuple(s for s in range(MAX_SEATS) if mask >> s & 1) for mask in range(1 << MAX_SEATS))
+#: ``SEAT_LABELS[seat]``: the seat as events name it (``P1`` for seat 0).
+SEAT_LABELS: Final = tuple(f"P{seat + 1}" for seat in range(MAX_SEATS))
+#: ``SEAT_ORDERS[n][first]``: the seats of an ``n``-player game clockwise from ``first`` (built once).
+SEAT_ORDERS: Final = tuple(
+    tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(MAX_SEATS + 1)
+)
 
 
 def names(cards: Sequence[int]) -> list[str]:
@@ -33,6 +44,40 @@ def names(cards: Sequence[int]) -> list[str]:
 
 class BarrellTable(State):
     """The zones and bookkeeping of one Barrell match; :class:`~.state.BarrellState` adds the rules."""
+
+    __slots__ = (
+        "_ks_seat",
+        "active",
+        "all_seats",
+        "aside",
+        "battle",
+        "battle_scores",
+        "battle_winners",
+        "card_target",
+        "committed",
+        "deck",
+        "discard",
+        "drawn_streak",
+        "face_up",
+        "fields",
+        "first",
+        "gift_target",
+        "hands",
+        "jacks_void",
+        "jd_active",
+        "jd_cover",
+        "jokers_done",
+        "known",
+        "need",
+        "passed",
+        "phase",
+        "private_hands",
+        "provisional_scores",
+        "queen_zone",
+        "recall",
+        "to_give",
+        "wins",
+    )
 
     game: Barrell
     hands: list[int]
@@ -65,6 +110,12 @@ class BarrellTable(State):
     battle_winners: list[int]
     _ks_seat: int
     all_seats: int
+    # A cache, not part of the position (notation, loaders and worlds start it empty): the seats whose hand
+    # and cards set aside are known to that seat alone, card by card, so hiding them again (a face-down play,
+    # a card set aside) changes nothing. Set by the deal and by the walk that hides a hand; cleared for a seat
+    # when a card of its hand becomes known to others (returned to hand, or recalled at the reveal) and for
+    # everyone when a simultaneous mulligan ends (its replacement cards come from the cards set aside).
+    private_hands: int
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -103,6 +154,7 @@ class BarrellTable(State):
         state.provisional_scores = None
         state.battle_winners = []
         state._ks_seat = -1
+        state.private_hands = 0
         return state
 
     def _clone(self) -> Self:
@@ -138,13 +190,13 @@ class BarrellTable(State):
         twin.provisional_scores = None if self.provisional_scores is None else self.provisional_scores[:]
         twin.battle_winners = self.battle_winners[:]
         twin._ks_seat = self._ks_seat
+        twin.private_hands = self.private_hands
         return twin
 
     # ------------------------------------------------------------------ seats, the Jack of Diamonds, card movements
-    def seat_order(self) -> list[int]:
+    def seat_order(self) -> tuple[int, ...]:
         """Seats clockwise from the battle's first player."""
-        n = self.num_players
-        return [(self.first + i) % n for i in range(n)]
+        return SEAT_ORDERS[self.num_players][self.first]
 
     def void_mask(self) -> int:
         """Face cards cancelled by the Jack of Diamonds (BR-11): every other Q/K for the rest of the battle,
@@ -191,6 +243,19 @@ class BarrellTable(State):
     def _draw(self, seat: int, count: int, fallback: list[int] | None = None) -> list[int]:
         """Draw up to ``count`` cards; an empty Deck first takes the Discard, then the ``fallback`` cards
         (mulligan cards set aside, BR-17). Stops early if nothing is left anywhere."""
+        deck = self.deck
+        if len(deck) >= count:  # the usual case: the Deck suffices
+            drawn = deck[len(deck) - count :]
+            drawn.reverse()  # drawn from the top, one by one
+            del deck[len(deck) - count :]
+            hand = self.hands[seat]
+            known = self.known
+            own = 1 << seat
+            for card in drawn:
+                hand |= BIT[card]
+                known[card] = own
+            self.hands[seat] = hand
+            return drawn
         drawn = []
         for _ in range(count):
             if not self.deck:
@@ -218,8 +283,10 @@ class BarrellTable(State):
     def _hide_aside(self, seat: int) -> None:
         """``seat`` sets a card aside in the sequential mulligan: the cards everyone knew in its hand are now in
         its hand or set aside, nobody else knows which (BR-23), until the cards set aside go into the Deck."""
-        everyone = self.all_seats
         own = 1 << seat
+        if self.private_hands & own:
+            return  # already hidden from everyone else: the walk below would change nothing
+        everyone = self.all_seats
         known = self.known
         recall = self.recall[seat]
         mask = self.hands[seat] | self.aside[seat]
@@ -231,18 +298,23 @@ class BarrellTable(State):
                 recall |= low
             known[held] = own
         self.recall[seat] = recall
+        self.private_hands |= own
 
     def _settle_recall(self) -> None:
         """E1: every face-down card is revealed, so the recalled cards not on the table are still in their
         hands, and everyone knows it again (BR-23)."""
         everyone = self.all_seats
+        recall = self.recall
         for seat in range(self.num_players):
-            for card in cards_of(self.recall[seat] & self.hands[seat]):
-                self.known[card] = everyone
-            self.recall[seat] = 0
+            if recall[seat]:
+                for card in cards_of(recall[seat] & self.hands[seat]):
+                    self.known[card] = everyone
+                    self.private_hands &= ~(1 << seat)
+                recall[seat] = 0
 
     def _to_hand(self, seat: int, cards: list[int]) -> None:
         """Revealed cards return to a hand: everyone saw them go."""
+        self.private_hands &= ~(1 << seat)
         for card in cards:
             self.hands[seat] |= BIT[card]
             self.known[card] = self.all_seats
@@ -256,14 +328,19 @@ class BarrellTable(State):
 
     def _discard_table(self) -> None:
         """Every field and Queen Zone card to the Discard pile, face up for all (E8, and at the end of the game)."""
-        for field in self.fields:
-            self.discard.extend(field)
-            field.clear()
-        self.discard.extend(self.queen_zone)
+        everyone = self.all_seats
+        known = self.known
+        discard = self.discard
+        for zone in self.fields:
+            for card in zone:
+                known[card] = everyone  # (the cards already in Discard are public: only the new ones change)
+            discard.extend(zone)
+            zone.clear()
+        for card in self.queen_zone:
+            known[card] = everyone
+        discard.extend(self.queen_zone)
         self.queen_zone.clear()
         self.face_up = 0
-        for card in self.discard:
-            self.known[card] = self.all_seats
 
     # ------------------------------------------------------------------ conservation
     def _check_invariants(self) -> None:
@@ -314,5 +391,10 @@ class BarrellTable(State):
                 raise InvariantError(f"P{seat + 1}'s recalled cards left its hand and face-down cards")
             if any(self.known[c] != 1 << seat for c in cards_of(recalled & held)):
                 raise InvariantError(f"P{seat + 1}'s recalled cards are known exactly")
+        for seat in range(self.num_players):
+            if self.private_hands >> seat & 1 and any(
+                self.known[c] != 1 << seat for c in cards_of(self.hands[seat] | self.aside[seat])
+            ):
+                raise InvariantError(f"P{seat + 1}'s hand is cached as private but is not")
         if self.phase != OVER and not self._to_act():
             raise InvariantError(f"nobody to act in phase {self.phase}")
