@@ -262,3 +262,9 @@ def test_replay_input_errors() -> None:
     assert "Type n, p, f, l, a step number or q" in stepping
     assert "This is the deal, the first step." in stepping and "This is the last step" in stepping
     assert "a number   go to that step" in stepping
+
+
+def test_a_replayed_barrell_game_names_its_score_battles_won() -> None:
+    invoke("simulate", "barrell", "--seats", "random,random", "--games", "1", "--seed", "2")
+    out = runner.invoke(app, ["replay", "1"], input="l\n", env={"COLUMNS": "200"}).output
+    assert "Final result" in out and "Battles won" in out

@@ -20,7 +20,7 @@ from rich.text import Text
 from oakwood.engine import Game, OakwoodError, State
 from oakwood.store import StoredGame
 
-from . import screens
+from . import screens, summaries
 from .errors import EXIT_INTERRUPTED
 from .terminal import QuitGame, Terminal
 
@@ -118,7 +118,8 @@ class ReplayViewer:
         labels = [self.label(s) for s in range(state.num_players)]
         self.console.print(screens.scores_table(labels, observation["scores"], observation["to_act"]))
         if state.is_terminal():
-            self.console.print(screens.result_table(labels, state.scores(), state.winners()))
+            score = summaries.score_name(self.game.name)
+            self.console.print(screens.result_table(labels, state.scores(), state.winners(), score_name=score))
         elif self.step == self.total:
             self.console.print(Text("The stored game stops here: it was not played to the end.", style="yellow"))
 
