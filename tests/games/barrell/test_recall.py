@@ -141,3 +141,11 @@ def test_recall_round_trips_in_notation_and_the_loader_refuses_impossible_recall
     ):
         with pytest.raises(InvalidNotationError, match=field):
             state_of(bad)
+
+
+def test_the_board_shows_what_is_recalled_in_another_players_hand() -> None:
+    state = state_of(position(hands=["9S~*.4C.5C", "7D.8D"], fields=["", ""]))
+    act(state, 1, "play 4C")
+    board = state.game.render(state.observe(1))
+    assert "in hand or face down: 9♠" in board
+    assert "in hand or face down" not in state.game.render(state.observe(0))  # P1 knows its own hand

@@ -93,6 +93,10 @@ def render(obs: Mapping[str, Any], *, compact: bool = False) -> str:
             lines.append(f"    field: {cards}")
         if p != seat and obs["known_in_hands"][p]:
             lines.append(f"    known in hand: {_cards(obs['known_in_hands'][p])}")
+        # BR-23: cards everyone saw go back to this player, now in its hand or among its face-down cards.
+        doubtful = [c for c in obs["recalled"][p] if c not in obs["known_in_hands"][p]] if p != seat else []
+        if doubtful:
+            lines.append(f"    in hand or face down: {_cards(doubtful)}")
     if seat is not None:
         lines.append(f"Your hand: {_cards(obs['hand'])}")
         if obs["aside"]:
