@@ -168,7 +168,8 @@ def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]
     records the commit and date it was measured at), and the search times are replaced only if measured."""
     if before is None:
         return now
-    levels = {**before.get("levels", {}), **now["levels"]}
+    stamp = {"commit": before.get("commit"), "measured": before.get("measured")}  # levels stored before stamps
+    levels = {**{lv: {**stamp, **r} for lv, r in before.get("levels", {}).items()}, **now["levels"]}
     return {**before, **now, "levels": levels, "time": now["time"] or before.get("time", {})}
 
 

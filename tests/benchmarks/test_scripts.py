@@ -78,7 +78,7 @@ def test_strength_keeps_the_levels_it_did_not_measure_again() -> None:
     }
     now = {"commit": "new", "levels": {"expert": {"win_share": 0.7, "commit": "new"}}, "time": {}}
     after = strength.merged(before, now)
-    assert after["levels"]["medium"] == {"win_share": 0.9, "commit": "old"}
+    assert after["levels"]["medium"] == {"win_share": 0.9, "commit": "old", "measured": None}
     assert after["levels"]["expert"] == {"win_share": 0.7, "commit": "new"}
     assert after["commit"] == "new" and after["time"] == {"iterations_per_second": 100}
     assert strength.merged(None, now) is now
