@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import ActionCodec
-from .errors import InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
+from .errors import InvalidActionError, InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
 from .options import Options
 from .rng import Rng, check_seed
 from .state import Decision, State
@@ -157,8 +157,20 @@ class Game(ABC, Generic[O]):
         return self.codec.decode(index)
 
     def parse_action(self, text: str) -> Hashable:
-        """An action from its canonical text; :class:`InvalidActionError` if there is none."""
+        """An action from its canonical text, or from its text as the screen shows it (``normalise_move``);
+        :class:`InvalidActionError` if there is none."""
+        if isinstance(text, str):
+            shown_form = self.normalise_move(text)
+            if shown_form != text:
+                try:
+                    return self.codec.parse(shown_form)
+                except InvalidActionError:
+                    pass  # refused below, quoting what was typed rather than its normalised form
         return self.codec.parse(text)
+
+    def normalise_move(self, text: str) -> str:
+        """A move typed as the screen shows it (suit symbols, names) in canonical text; games override it."""
+        return text
 
     def new_state(self, players: int | None = None, seed: int = 0) -> State:
         """A freshly dealt match for ``players`` seats (default: the minimum), seeded by ``seed``."""

@@ -56,19 +56,11 @@ class Nutty(Game[NuttyOptions]):
 
         return read(self, text)
 
-    def parse_action(self, text: str) -> Hashable:
-        """An action from its text as the screen shows it (see ``actions.normalise_move``), or its canonical
-        text; :class:`InvalidActionError` if there is none."""
-        from oakwood.engine import InvalidActionError
-
+    def normalise_move(self, text: str) -> str:
+        """A move typed as the screen shows it, in canonical text (see ``actions.normalise_move``)."""
         from .actions import normalise_move
 
-        if isinstance(text, str):
-            try:
-                return super().parse_action(normalise_move(text))
-            except InvalidActionError:
-                pass  # refused below, quoting what was typed rather than its normalised form
-        return super().parse_action(text)
+        return normalise_move(text)
 
     def render(self, observation: Mapping[str, Any]) -> str:
         """The tree (six limbs as rows), the supply and every board, as plain text."""
