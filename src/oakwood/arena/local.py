@@ -105,12 +105,19 @@ def _close(pool: ProcessPoolExecutor, outcome: str, grace: float = 1.0) -> None:
         for worker in workers:
             with contextlib.suppress(Exception):
                 worker.terminate()
-    # Wait for the executor's own thread to finish failing what is queued (racing it from here can make it
-    # fail with a traceback), then make sure no worker lingers.
-    pool.shutdown(wait=True, cancel_futures=True)
     for worker in workers:
         with contextlib.suppress(Exception):
             worker.join(grace)
             if worker.is_alive():
                 worker.kill()
                 worker.join(grace)
+    # A worker ended while writing its result leaves half a message in the result pipe, and the executor's
+    # thread would wait for the rest for ever. With every worker gone, closing this process's writing end
+    # turns that wait into end of file, which the executor reads as a broken pool and stops.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
+    # Then let the executor's own thread finish failing what is queued (racing it from here can make it fail
+    # with a traceback).
+    pool.shutdown(wait=True, cancel_futures=True)
