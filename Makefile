@@ -13,17 +13,18 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[web]"
 	touch $(RUN_STAMP)
 
-# The checks also need the dask backend and the PostgreSQL driver (both optional for playing).
+# The checks also need the dask backend, the PostgreSQL driver and the browser-test tools (optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,distributed,postgres]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
-## Install what playing needs, then play S'Quarrels in the terminal against three medium bots (the default).
+## Install what playing needs, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.
+## Terminal play stays: .venv/bin/oakwood play squarrels
 run: $(RUN_STAMP)
-	$(BIN)/oakwood play squarrels --players 4
+	$(BIN)/oakwood serve
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
 ## The store tests also run against PostgreSQL: OAKWOOD_TEST_POSTGRES_URL, else a throwaway server of

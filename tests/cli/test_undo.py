@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oakwood.cli.undo import UndoTracker
+from oakwood.engine.undo import UndoTracker
 from oakwood.engine import IllegalActionError, State, load
 from tests.cli.toygame import TOY_NAME, ToySnap
 from tests.games.barrell.helpers import position as barrell_position

@@ -24,13 +24,13 @@ from oakwood.arena.match import DEFAULT_RACE_DELAY
 from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, OakwoodError, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView, as_choice
+from oakwood.engine.undo import UndoTracker
 
 from . import pager, screens, summaries
 from .hints import HintAdvisor, render_hint
 from .messages import one_line
 from .styles import styled
 from .terminal import QuitGame, Terminal
-from .undo import UndoTracker
 
 #: Slap keys handed to the human seats in order: far apart on the keyboard.
 RACE_KEYS = ("a", "l", "v", "p", "q", "m")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .database import ENV_VARIABLE, default_url, resolve_url
 from .errors import StoreError
 from .live import LiveGame
-from .records import GameListing, NewGame, Rating, StoredGame, Tournament, TournamentGame, TournamentSettings
+from .records import GameListing, NewGame, Rating, StoredGame, Tournament, TournamentGame, TournamentSettings, WebTable
 from .repository import Store, open_store
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "Tournament",
     "TournamentGame",
     "TournamentSettings",
+    "WebTable",
     "default_url",
     "open_store",
     "resolve_url",

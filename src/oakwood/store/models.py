@@ -25,7 +25,7 @@ RUNNING = "running"
 #: ``games.status`` of a game that reached its end.
 FINISHED = "finished"
 #: ``games.source``: which command played the game.
-SOURCES = ("play", "simulate", "arena")
+SOURCES = ("play", "simulate", "arena", "web")
 
 
 class Seed(TypeDecorator[int]):
@@ -128,3 +128,20 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     tournament: Mapped[TournamentRow] = relationship(back_populates="ratings")
+
+
+class WebTableRow(Base):
+    """A table of ``oakwood serve``: its game row, who sits where and the secret of each human seat.
+
+    ``seats`` is a list of ``{kind, level, name, token_hash}`` (``kind`` ``human`` or ``bot``): a token is
+    kept only as its SHA-256, so the database never holds what would let someone take a seat. A restarted
+    server rebuilds every unfinished table from this row and its game's moves.
+    """
+
+    __tablename__ = "web_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

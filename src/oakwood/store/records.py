@@ -158,3 +158,15 @@ class Rating:
     sigma: float
     ordinal: float
     games: int
+
+
+@dataclass(frozen=True)
+class WebTable:
+    """A table of ``oakwood serve`` as stored: its id (the invite link's), its game row, the seats
+    (``{kind, level, name, token_hash}`` each) and the turn clock in seconds (None: no clock)."""
+
+    id: str
+    game_id: int
+    seats: list[dict[str, Any]]
+    turn_seconds: int | None
+    created_at: datetime

@@ -18,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from . import database
 from .errors import StoreError
 from .interrupts import interrupts_deferred
-from .models import FINISHED, RUNNING, SOURCES, GameRow, RatingRow, SeatRow, TournamentRow
+from .models import FINISHED, RUNNING, SOURCES, GameRow, RatingRow, SeatRow, TournamentRow, WebTableRow
 from .records import (
     GameListing,
     NewGame,
@@ -27,12 +27,14 @@ from .records import (
     Tournament,
     TournamentGame,
     TournamentSettings,
+    WebTable,
 )
 
 GAMES = cast(Table, GameRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 TOURNAMENTS = cast(Table, TournamentRow.__table__)
 RATINGS = cast(Table, RatingRow.__table__)
+WEB_TABLES = cast(Table, WebTableRow.__table__)
 
 
 def now() -> datetime:
@@ -289,6 +291,33 @@ class Store:
         with self._reading() as connection:
             found = connection.execute(query.order_by(GAMES.c.id.desc()).limit(1)).scalar()
         return None if found is None else int(found)
+
+    # ------------------------------------------------------------------ web tables
+    def save_web_table(self, table: WebTable) -> None:
+        """Store a table of ``oakwood serve``, or replace its seats (a player joined, a name changed)."""
+        values = {"game_id": table.game_id, "seats": table.seats, "turn_seconds": table.turn_seconds}
+        with self._writing() as connection:
+            done = connection.execute(update(WEB_TABLES).where(WEB_TABLES.c.id == table.id).values(**values))
+            if done.rowcount == 0:
+                connection.execute(insert(WEB_TABLES), {"id": table.id, "created_at": table.created_at, **values})
+
+    def web_tables(self, *, unfinished_only: bool = False) -> list[WebTable]:
+        """Every table of ``oakwood serve`` (oldest first), or only those whose game is still running."""
+        query = select(WEB_TABLES).order_by(WEB_TABLES.c.created_at)
+        if unfinished_only:
+            query = query.join(GAMES, GAMES.c.id == WEB_TABLES.c.game_id).where(GAMES.c.status == RUNNING)
+        with self._reading() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [
+            WebTable(
+                id=row["id"],
+                game_id=row["game_id"],
+                seats=[dict(seat) for seat in row["seats"]],
+                turn_seconds=row["turn_seconds"],
+                created_at=cast(datetime, _utc(row["created_at"])),
+            )
+            for row in rows
+        ]
 
     # ------------------------------------------------------------------ tournaments
     def tournament_for(self, settings: TournamentSettings) -> tuple[Tournament, bool]:

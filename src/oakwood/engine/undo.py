@@ -1,4 +1,4 @@
-"""Undo for terminal play, allowed only where it cannot leak or re-roll anything.
+"""Undo for play surfaces (terminal and web), allowed only where it cannot leak or re-roll anything.
 
 A human may take back their own last action(s) when, since the position before it:
 
@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from oakwood.engine import State
+from .state import State
 
 NOTHING = "there is nothing to undo"
 NOT_LAST = "you can only undo your own last move, before anyone else has acted"
@@ -66,6 +66,11 @@ class UndoTracker:
         if loud:
             return REVEALED.format(kinds=", ".join(k.replace("_", " ") for k in loud))
         return None
+
+    def forget_last(self) -> None:
+        """Drop the checkpoint of the last action (it was taken back by other means, or never kept)."""
+        if self._stack:
+            self._stack.pop()
 
     def undo(self, state: State) -> State:
         """The state before the last action, rebuilt from the replay. Check :meth:`why_not` first."""

@@ -1,0 +1,65 @@
+"""The ``oakwood serve`` command: the lobby, the tables and the browser client in one process."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import socket
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from . import values
+from .common import package_version
+from .errors import CliInputError, friendly_errors
+from .flags import DbOpt
+from .storing import open_database
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
+    port: Annotated[str, typer.Option(help="The port to listen on.", metavar="PORT")] = "8000",
+    db: DbOpt = None,
+    bot_pace: Annotated[
+        str, typer.Option("--bot-pace", help="Seconds a bot waits before each move, so people can follow.")
+    ] = "0.8",
+    absent_seconds: Annotated[
+        str,
+        typer.Option("--absent-seconds", help="Seconds without a connection before a bot keeps a player's seat warm."),
+    ] = "30",
+) -> None:
+    """Play in the browser: a lobby, tables with friends and bots, replays (stop with Ctrl-C)."""
+    out = Console(highlight=False)
+    with friendly_errors():
+        port_number = values.whole_number("--port", port, minimum=1, maximum=65535)
+        pace = values.seconds("--bot-pace", bot_pace, maximum=10.0, allow_zero=True)
+        absent = values.seconds("--absent-seconds", absent_seconds, maximum=86_400.0, allow_zero=True)
+        try:
+            import uvicorn
+
+            from oakwood.web.app import ServerSettings, create_app
+            from oakwood.web.room import RoomSettings
+        except ImportError as exc:
+            raise CliInputError(f"the web server needs its extra: pip install 'oakwood[web]' ({exc})") from None
+        with contextlib.closing(open_database(db)):  # a bad --db fails here, in one line, before listening
+            pass
+        _check_port_free(host, port_number)
+        settings = ServerSettings(
+            db=db, room=RoomSettings(bot_pace=pace, absent_seconds=absent), version=package_version()
+        )
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        out.print(f"Oakwood is at http://{shown_host}:{port_number}/  (Ctrl-C stops it)", soft_wrap=True)
+        uvicorn.run(create_app(settings), host=host, port=port_number, log_level="warning")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Refuse in one line a port that another program holds (uvicorn would print a traceback)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CliInputError(f"port {port} is in use: stop what holds it, or pass --port") from None
+            raise CliInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None

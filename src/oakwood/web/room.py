@@ -1,0 +1,336 @@
+"""A table on the event loop: its connections, its bots thinking in worker threads, and its clocks.
+
+Every change of the position goes through one path: the :class:`~oakwood.web.table.Table` applies and
+stores it (no ``await`` between the check and the write, so two messages can never interleave), then
+:meth:`Room.changed` sends each connection its own update and re-plans who must act next — bots, the turn
+clock of a human, the window of a Hoard race, the absence of a player who left.
+
+Bots think off the event loop, in a thread pool shared by every table, on a snapshot view of their seat;
+their answer is applied only if it still fits the position (a move chosen for an older position is thrown
+away and the bot is asked again). In a race a bot's slap lands after its own human-like reaction delay, so
+a quick person can beat it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from oakwood.agents import make_agent
+from oakwood.engine import Decision, Rng
+from oakwood.engine.agent import PlayerView, as_choice
+
+from .protocol import Act, Back, ClientMessage, Hello, Ping, Undo, encode, error
+from .table import COVER_LEVEL, HUMAN, Table, TableError
+
+logger = logging.getLogger(__name__)
+
+#: A client may send this many messages in any one second; more are refused as ``rate_limited``.
+RATE_LIMIT = 20
+#: A bot's reaction in a race when it names none (seconds).
+DEFAULT_REACTION = 0.8
+
+
+class Sender(Protocol):
+    """The one thing a room needs of a connection: send it a text frame."""
+
+    async def send_text(self, data: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """How a room paces and times things (the same for every table of a server)."""
+
+    #: seconds a bot waits before a move on its turn, so people can follow (0 in tests)
+    bot_pace: float = 0.8
+    #: seconds without a connection before a bot takes an absent player's seat
+    absent_seconds: float = 30.0
+    #: seconds a person has to slap or pass in a Hoard race before the window closes (a pass)
+    race_seconds: float = 8.0
+
+
+@dataclass(eq=False)
+class Client:
+    """One connection: which seat it plays (None: a spectator, or not yet said hello) and what it was sent."""
+
+    sender: Sender
+    seat: int | None = None
+    greeted: bool = False
+    #: how many of the game's events this client has been sent
+    since: int = 0
+    _recent: deque[float] = field(default_factory=deque)
+
+    def over_rate(self, now: float, limit: int = RATE_LIMIT) -> bool:
+        """Count a message; True if this client sent more than ``limit`` in the last second."""
+        recent = self._recent
+        while recent and now - recent[0] > 1.0:
+            recent.popleft()
+        recent.append(now)
+        return len(recent) > limit
+
+
+class Room:
+    """The live side of one table."""
+
+    def __init__(self, table: Table, executor: Executor, settings: RoomSettings, seed: int) -> None:
+        self.table = table
+        self.executor = executor
+        self.settings = settings
+        self.clients: set[Client] = set()
+        self._world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search: never the game's own generator
+        self._agents: dict[tuple[int, str], Any] = {}
+        self._seed = seed
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._deadlines: dict[int, tuple[float, asyncio.TimerHandle]] = {}
+        self._absent: dict[int, asyncio.TimerHandle] = {}
+        #: called after every applied change (the registry uses it to drop finished tables from memory)
+        self.on_change: Callable[[Room], None] | None = None
+
+    # ------------------------------------------------------------------ connections
+    async def connect(self, client: Client) -> None:
+        """A new connection (it has not said who it is yet)."""
+        self.clients.add(client)
+
+    async def disconnect(self, client: Client) -> None:
+        """A connection closed: presence changes, and a player gone too long will be covered by a bot."""
+        self.clients.discard(client)
+        seat = client.seat
+        if seat is None or not client.greeted:
+            return
+        record = self.table.seats[seat]
+        record.connections = max(0, record.connections - 1)
+        await self.changed()
+
+    async def receive(self, client: Client, message: ClientMessage) -> None:
+        """Handle one valid message; a refusal goes to this client only."""
+        try:
+            await self._handle(client, message)
+        except TableError as exc:
+            await self._send(client, error(exc.code, exc.message))
+
+    async def _handle(self, client: Client, message: ClientMessage) -> None:
+        if isinstance(message, Ping):
+            await self._send(client, {"type": "pong"})
+            return
+        if isinstance(message, Hello):
+            await self._hello(client, message)
+            return
+        if not client.greeted:
+            raise TableError("malformed", "say hello first")
+        seat = client.seat
+        if seat is None:
+            raise TableError("spectator", "a spectator cannot play")
+        if isinstance(message, Back):
+            if self.table.seats[seat].covered:
+                self._uncover(seat)
+                await self.changed()
+            return
+        if isinstance(message, Act):
+            if self.table.seats[seat].covered:  # acting is coming back
+                self._uncover(seat)
+            self.table.act(seat, message.seq, message.action)
+            await self.changed()
+            return
+        if isinstance(message, Undo):
+            self.table.take_back(seat, message.seq)
+            for other in self.clients:
+                other.since = 0  # the log was rewound: everyone gets it whole again
+            await self.changed()
+            return
+
+    async def _hello(self, client: Client, hello: Hello) -> None:
+        if client.greeted:
+            raise TableError("malformed", "hello was already said on this connection")
+        seat = None
+        if hello.token is not None:
+            seat = self.table.seat_of(hello.token)
+            if seat is None:
+                raise TableError("bad_token", "that seat token is not one of this table's")
+        client.seat, client.greeted = seat, True
+        if seat is not None:
+            record = self.table.seats[seat]
+            record.connections += 1
+            if record.covered:
+                self._uncover(seat)
+            await self.changed()
+        else:
+            await self._send_update(client)
+
+    # ------------------------------------------------------------------ after every change
+    async def changed(self) -> None:
+        """The position or the seats changed: tell everyone, then plan who acts next."""
+        self._plan()
+        await self.broadcast()
+        if self.on_change is not None:
+            self.on_change(self)
+
+    async def broadcast(self) -> None:
+        """Send every greeted connection its own update."""
+        for client in list(self.clients):
+            if client.greeted:
+                await self._send_update(client)
+
+    async def _send_update(self, client: Client) -> None:
+        table = self.table
+        since = min(client.since, table.event_count)
+        message = table.update_for(client.seat, since)
+        if client.seat is not None and client.seat in self._deadlines:
+            message["deadline"] = round(max(0.0, self._deadlines[client.seat][0] - time.monotonic()), 1)
+        client.since = table.event_count
+        await self._send(client, message)
+
+    async def _send(self, client: Client, message: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):  # a connection that just closed: its disconnect cleans up
+            await client.sender.send_text(encode(message))
+
+    def _plan(self) -> None:
+        """Start the bots that must act, and the clocks of the people who must."""
+        table = self.table
+        self._watch_presence()
+        to_act = set(table.to_act()) if table.status == "playing" else set()  # a table waits until it is full
+        race = table.decision is Decision.RACE
+        for seat in list(self._deadlines):
+            if seat not in to_act or table.seats[seat].played_by_bot:
+                self._deadlines.pop(seat)[1].cancel()
+        for seat in sorted(to_act):
+            record = table.seats[seat]
+            if record.played_by_bot:
+                task = self._thinking.get(seat)
+                if task is None or task.done():
+                    self._thinking[seat] = asyncio.create_task(self._bot_turn(seat, table.seq))
+            elif seat not in self._deadlines:
+                seconds = self.settings.race_seconds if race else table.turn_seconds
+                if seconds is not None:
+                    loop = asyncio.get_running_loop()
+                    handle = loop.call_later(seconds, self._time_up, seat)
+                    self._deadlines[seat] = (time.monotonic() + seconds, handle)
+
+    def _watch_presence(self) -> None:
+        """Start the absence clock of every seated person without a connection; stop it for those back."""
+        loop = asyncio.get_running_loop()
+        over = self.table.state.is_terminal()
+        for seat, record in enumerate(self.table.seats):
+            away = record.kind == HUMAN and not record.is_free and record.connections == 0 and not over
+            if away and not record.covered and seat not in self._absent:
+                self._absent[seat] = loop.call_later(self.settings.absent_seconds, self._cover_absent, seat)
+            elif not away and seat in self._absent:
+                self._absent.pop(seat).cancel()
+
+    # ------------------------------------------------------------------ bots
+    def _level(self, seat: int) -> str:
+        """The level of the bot playing ``seat`` now: the seat's own, or the cover level for an absent human."""
+        record = self.table.seats[seat]
+        return record.level if record.kind != HUMAN and record.level else COVER_LEVEL
+
+    def _agent(self, seat: int) -> Any:
+        """The bot playing ``seat`` now (built once per seat and level, so a search keeps its tree)."""
+        level = self._level(seat)
+        key = (seat, level)
+        if key not in self._agents:
+            self._agents[key] = make_agent(self.table.game, level, seed=self._seed + 7 * (seat + 1))
+        return self._agents[key]
+
+    async def _bot_turn(self, seat: int, seq: int) -> None:
+        try:
+            played = await self._bot_move(seat, seq)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot that fails must not stall the table: log it and let the random bot play
+            logger.exception("the bot at seat %d of table %s failed; a random move is played", seat, self.table.id)
+            self._agents[(seat, self._level(seat))] = make_agent(self.table.game, "random", seed=self._seed + seat)
+            played = False
+        if self._thinking.get(seat) is asyncio.current_task():
+            del self._thinking[seat]  # this bot may have to move again at once: let the plan start it
+        if played:
+            await self.changed()
+        else:
+            self._replan_soon()
+
+    async def _bot_move(self, seat: int, seq: int) -> bool:
+        """Let the bot at ``seat`` choose for the position ``seq`` and play it if it still fits; whether it did."""
+        table = self.table
+        decision = table.decision
+        if decision is Decision.TURN and self.settings.bot_pace > 0:
+            await asyncio.sleep(self.settings.bot_pace)
+            if table.seq != seq:
+                return False
+        agent = self._agent(seat)
+        view = PlayerView.for_agent(table.state, seat, agent, self._world_rng)
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(self.executor, agent.act, view)
+        choice = as_choice(answer, DEFAULT_REACTION)
+        if decision is Decision.RACE:
+            await asyncio.sleep(max(choice.delay, 0.0))
+        if not self._still_fits(seat, seq, decision, choice.action):
+            return False
+        try:
+            table.act(seat, None, table.game.encode(choice.action))
+        except TableError:
+            return False
+        return True
+
+    def _still_fits(self, seat: int, seq: int, decision: Decision, action: Hashable) -> bool:
+        """Whether a bot's answer chosen at update ``seq`` may still be played: the same position on a turn;
+        in a commit or a race (where others' answers move ``seq`` without changing what this seat knows),
+        the same kind of decision with the answer still legal for the seat."""
+        table = self.table
+        if not table.seats[seat].played_by_bot or seat not in table.to_act():
+            return False
+        if table.seq == seq:
+            return True
+        return (
+            decision is not Decision.TURN and table.decision is decision and action in table.state.legal_actions(seat)
+        )
+
+    def _replan_soon(self) -> None:
+        """A bot's answer no longer fits: plan again once this task has ended."""
+        asyncio.get_running_loop().call_soon(self._plan)
+
+    # ------------------------------------------------------------------ clocks and absence
+    def _time_up(self, seat: int) -> None:
+        """A person's clock ran out: in a race their window closes (a pass); otherwise a bot covers them."""
+        self._deadlines.pop(seat, None)
+        table = self.table
+        if seat not in table.to_act():
+            return
+        if table.decision is Decision.RACE:
+            passes = table.legal_indices(seat, "pass")
+            if passes:
+                with contextlib.suppress(TableError):
+                    table.act(seat, None, passes[0])
+        else:
+            table.seats[seat].covered = True
+        asyncio.get_running_loop().create_task(self.changed())
+
+    def _cover_absent(self, seat: int) -> None:
+        """A player has been gone for ``absent_seconds``: a bot keeps their seat warm."""
+        self._absent.pop(seat, None)
+        record = self.table.seats[seat]
+        if record.connections == 0 and record.kind == HUMAN and not self.table.state.is_terminal():
+            record.covered = True
+            asyncio.get_running_loop().create_task(self.changed())
+
+    def _uncover(self, seat: int) -> None:
+        """The player is back: their bot stops (an answer it is still thinking of will not be played)."""
+        self.table.seats[seat].covered = False
+        task = self._thinking.pop(seat, None)
+        if task is not None:
+            task.cancel()
+
+    async def close(self) -> None:
+        """Stop every timer and bot of this room (the server is shutting down)."""
+        for _, handle in self._deadlines.values():
+            handle.cancel()
+        for handle in self._absent.values():
+            handle.cancel()
+        for task in self._thinking.values():
+            task.cancel()
+        self._deadlines.clear()
+        self._absent.clear()
