@@ -1,0 +1,220 @@
+"""A person plays Nutty Squirrels in the browser by clicking only: a whole 2-player game against a medium bot and
+a whole solo game, through the real server (``oakwood serve`` in a subprocess, a table from
+``POST /api/tables``). Every step checks that the tree, the boards and the AP are drawn from the update, and
+every action is played by clicking the thing it acts on (a limb position, an acorn, a board part, the turn
+bar), choosing in the small menu when that thing offers several."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from .nutty_conftest_helpers import browser_type_launch_args, create_table, nutty_server, open_harness
+except ImportError:  # the browser tests' folder is not a package
+    from nutty_conftest_helpers import (  # type: ignore[no-redef]
+        browser_type_launch_args,
+        create_table,
+        nutty_server,
+        open_harness,
+    )
+
+pytest.importorskip("pytest_playwright")
+if not Path("/usr/bin/chromium").exists():
+    pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
+
+__all__ = ["browser_type_launch_args", "nutty_server"]
+
+ROOT = Path(__file__).resolve().parents[3]
+SCREENS = ROOT / "docs" / "screens"
+ARTIFACTS = Path("/tmp/nutty-screens")
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+#: Checked after every update: the board drawn is the observation's (six limbs, every card, every squirrel,
+#: every board, the AP), and every legal action that names a drawn target sits on it.
+CHECK = """() => {
+  const n = window.__nutty, u = n.last, obs = u.observation, problems = [];
+  const root = document.getElementById('game');
+  if (root.querySelectorAll('.limb').length !== 6) problems.push('not six limbs');
+  if (!root.querySelector('.trunk')) problems.push('no trunk');
+  const cards = obs.tree.reduce((t, row) => t + row.length, 0);
+  if (root.querySelectorAll('.pos.card').length !== cards) problems.push('cards drawn != cards on the tree');
+  const down = obs.tree.flat().filter((c) => c.card === null).length;
+  if (root.querySelectorAll('.pos.card.down').length !== down) problems.push('face-down cards differ');
+  if (root.querySelectorAll('.nutty-tree .squirrel').length !== obs.boards.length) problems.push('squirrels');
+  if (root.querySelectorAll('.board').length !== obs.boards.length) problems.push('boards');
+  if (obs.mode === 'multiplayer' && !obs.terminal) {
+    const ap = root.querySelector('.ap-chip');
+    if (!ap || ap.dataset.ap !== String(obs.ap) || !ap.textContent.includes(`${obs.ap} AP`)) problems.push('AP');
+  }
+  if (obs.mode === 'solo' && !obs.terminal) {
+    const chip = root.querySelector('.points-chip');
+    if (!chip || !chip.textContent.startsWith(`${obs.boards[0].points} / 20`)) problems.push('solo points');
+  }
+  obs.boards.forEach((b, s) => {
+    const pts = root.querySelector(`.board.seat-${s} .board-points`);
+    if (!pts || !pts.textContent.startsWith(String(b.points))) problems.push(`points of P${s + 1}`);
+  });
+  for (const item of u.legal) {
+    const key = n.targetOf(item, obs);
+    const where = key === 'turn'
+      ? root.querySelector(`.turn-button[data-index="${item.index}"]`)
+      : root.querySelector(`[data-target="${key}"].actionable`);
+    if (!where) problems.push(`no target drawn for ${item.notation} (${key})`);
+  }
+  if (document.querySelectorAll('#moves button').length !== u.legal.length) problems.push('move list');
+  return problems;
+}"""
+
+
+def _carried(board: dict[str, Any]) -> int:
+    return int(board["cheeks"]["brown"] + board["cheeks"]["golden"] + (1 if board["backpack"] else 0))
+
+
+def _place(text: str) -> tuple[int, int] | None:
+    if not text.startswith("L"):
+        return None
+    limb, pos = text[1:].split("c")
+    return int(limb) - 1, int(pos) - 1
+
+
+def choose(update: dict[str, Any]) -> dict[str, Any]:
+    """A simple squirrel: bury and stash on the trunk, gather what lies here, claim powers, flip, go home when
+    carrying, else out to acorns or a face-down card; end the turn when nothing else is worth it."""
+    obs = update["observation"]
+    legal = update["legal"]
+    seat = obs["current"]
+    board = obs["boards"][seat]
+    solo = obs["mode"] == "solo"
+    by_text = {item["notation"]: item for item in legal}
+
+    def first(*texts: str) -> dict[str, Any] | None:
+        for text in texts:
+            if text in by_text:
+                return by_text[text]
+        return None
+
+    pick = first("bury golden", "bury brown") if not solo else None
+    pick = pick or (first("stash golden", "stash brown") if solo else None)
+    pick = pick or first("gather golden", "gather brown", "claim", "flip", "exchange nest", "exchange cheeks")
+    if pick:
+        return pick
+    for verb in ("exchange", "bribe"):
+        for item in legal:
+            if item["verb"] == verb:
+                return item
+    moves = [item for item in legal if item["verb"] == "move" and " with " not in item["notation"]]
+    full = _carried(board) >= 2 or (solo and _carried(board) >= 1)
+    here = _place(board["at"])
+    if full and moves:
+        home = first("move trunk")
+        if home:
+            return home
+        inward = [m for m in moves if (p := _place(m["notation"].split()[1])) and here and p[1] < here[1]]
+        if inward:
+            return inward[0]
+    outward = []
+    for item in moves:
+        target = _place(item["notation"].split()[1])
+        if target is None:
+            continue
+        card = obs["tree"][target[0]][target[1]]
+        if card["card"] == "BB":
+            continue
+        worth = 2 if card["card"] is None else (card["brown"] + 5 * card["golden"] > 0)
+        if worth:
+            outward.append((worth, item))
+    if outward and not full:
+        outward.sort(key=lambda pair: -pair[0])
+        return outward[0][1]
+    if _carried(board) and first("move trunk"):
+        return by_text["move trunk"]
+    end = first("end")
+    if end:
+        return end
+    plain = [item for item in legal if item["verb"] != "end game" and " with " not in item["notation"]]
+    if solo and not plain:
+        return by_text["end game"]
+    return plain[0] if plain else legal[0]
+
+
+def click_action(page: Any, item: dict[str, Any]) -> str:
+    """Play ``item`` by clicking the thing it acts on, then its line in the menu if that thing offers several.
+    Returns how it was played (``board``, ``menu``)."""
+    key = page.evaluate("(item) => window.__nutty.targetOf(item, window.__nutty.last.observation)", item)
+    if key == "turn":
+        page.click(f'#game .turn-button[data-index="{item["index"]}"]')
+        return "board"
+    page.click(f'#game [data-target="{key}"].actionable')
+    menu = page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]')
+    if menu.count():
+        menu.click()
+        return "menu"
+    return "board"
+
+
+def play_to_the_end(page: Any, *, limit: int, shots: dict[int, str]) -> dict[str, Any]:
+    """Click until the game is over; check the drawing at every update the person acts on."""
+    page.wait_for_function("() => window.__nutty && window.__nutty.last")
+    steps = 0
+    while True:
+        page.wait_for_function(
+            "() => { const u = window.__nutty.last; return u.observation.terminal || u.legal.length > 0 }"
+        )
+        update = page.evaluate("() => window.__nutty.last")
+        problems = page.evaluate(CHECK)
+        assert problems == [], (steps, problems, update["text"])
+        if update["observation"]["terminal"]:
+            return update
+        errors = page.evaluate("() => window.__nutty.errors")
+        assert errors == [], errors
+        if steps in shots:
+            page.screenshot(path=shots[steps])
+        item = choose(update)
+        seq = update["seq"]
+        click_action(page, item)
+        page.wait_for_function(f"() => window.__nutty.last.seq > {seq}", timeout=60_000)
+        steps += 1
+        assert steps < limit, f"no end after {limit} clicks"
+
+
+def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    answer = create_table(
+        nutty_server,
+        game="nutty",
+        players=2,
+        options={},
+        seats=["human", "medium"],
+        name="Hazel <b>Nutkin</b>",
+        turn_seconds=None,
+    )
+    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
+    shots = {0: str(ARTIFACTS / "nutty-start.png"), 30: str(ARTIFACTS / "nutty-mid.png")}
+    final = play_to_the_end(page, limit=1500, shots=shots)
+    assert final["observation"]["terminal"]
+    # The display name is text, never markup.
+    assert page.locator("#game .board-name", has_text="Hazel <b>Nutkin</b>").count() == 1
+    assert page.locator("#game .board-name b").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "nutty-over.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "nutty-over-phone.png"), full_page=True)
+
+
+def test_solo_game(page: Any, nutty_server: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    answer = create_table(
+        nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None
+    )
+    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
+    shots = {25: str(ARTIFACTS / "nutty-solo-mid.png")}
+    final = play_to_the_end(page, limit=1500, shots=shots)
+    assert final["observation"]["mode"] == "solo"
+    assert final["observation"]["terminal"]
+    assert page.locator("#game .turn-title").inner_text().strip() != ""
+    page.screenshot(path=str(ARTIFACTS / "nutty-solo-over.png"))
