@@ -218,3 +218,44 @@ def test_solo_game(page: Any, nutty_server: str) -> None:
     assert final["observation"]["terminal"]
     assert page.locator("#game .turn-title").inner_text().strip() != ""
     page.screenshot(path=str(ARTIFACTS / "nutty-solo-over.png"))
+
+
+def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    answer = create_table(
+        nutty_server, game="nutty", players=2, options={}, seats=["human", "medium"], name="Kay", turn_seconds=None
+    )
+    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
+    page.wait_for_function("() => window.__nutty && window.__nutty.last && window.__nutty.last.legal.length > 0")
+    focused = "() => { const a = document.activeElement; return a && a.classList.contains('pos') ? a.dataset.key : null }"
+    for _ in range(12):  # Tab from the top of the page into the tree
+        page.keyboard.press("Tab")
+        if page.evaluate(focused):
+            break
+    assert page.evaluate(focused) == "trunk"
+    page.keyboard.press("Tab")  # one Tab stop: the next Tab leaves the tree
+    assert page.evaluate(focused) is None
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == "trunk"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == "L2c1"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == "L1c1"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == "L1c2"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "L1c1"
+    page.keyboard.press("ArrowRight")  # across the trunk to the neighbouring limb of the ring
+    assert page.evaluate(focused) == "L6c1"
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == "trunk"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == "L5c1"
+    tabbable = page.evaluate("() => document.querySelectorAll('#game .pos[tabindex=\"0\"]').length")
+    assert tabbable == 1
+    seq = page.evaluate("() => window.__nutty.last.seq")
+    page.keyboard.press("Enter")  # move L5c1: the one action there
+    page.wait_for_function(f"() => window.__nutty.last.seq > {seq}")
+    update = page.evaluate("() => window.__nutty.last")
+    assert update["observation"]["boards"][answer["seat"]]["at"] in ("L5c1", "trunk")  # trunk: it was a fall
+    assert page.evaluate(focused) == "L5c1"  # the focus stays where it was across the redraw

@@ -26,11 +26,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Card kinds (src/oakwood/games/nutty/cards.py): name, family, short text of what the card does.
 const CARDS = {
-  0: { name: "Empty leaf", family: "leaf", text: "No acorns on this leaf." },
-  1: { name: "Leaf", family: "leaf", text: "Revealed: 1 brown acorn." },
-  2: { name: "Leaf", family: "leaf", text: "Revealed: 2 brown acorns." },
-  3: { name: "Leaf", family: "leaf", text: "Revealed: 3 brown acorns." },
-  G: { name: "Golden leaf", family: "leaf", text: "Revealed: 1 golden acorn." },
+  0: { name: "Empty leaf", family: "leaf", text: "" },
+  1: { name: "1-brown leaf", family: "leaf", text: "" },
+  2: { name: "2-brown leaf", family: "leaf", text: "" },
+  3: { name: "3-brown leaf", family: "leaf", text: "" },
+  G: { name: "Golden leaf", family: "leaf", text: "" },
   BB: { name: "Broken Branch", family: "event", text: "Fall to the trunk. 2 AP to step on. Two in a row break the limb." },
   WG: { name: "Wind Gust", family: "event", text: "Squirrels on this limb blow 2 cards outward." },
   FG: { name: "Fool's Gold", family: "event", text: "Trade one golden acorn for a brown one." },
@@ -51,6 +51,7 @@ const SOLO_TEXT = {
   FL: "Move sideways to the same card of a neighbouring limb.",
   OW: "Bribe it with 3 points when revealed, or the game is lost.",
   ST: "Takes your lowest carried acorn each time you land here.",
+  LA: "Pull an acorn from the next card in or out onto yours.",
   BB: "Fall to the trunk, losing what you carry. Two in a row break the limb.",
 };
 const POWER_CODE = {
@@ -252,7 +253,7 @@ function cardFace(kind, solo) {
   const face = el("span", `face family-${info.family}`);
   face.append(el("span", "card-name", info.name));
   const text = (solo && SOLO_TEXT[kind]) || info.text;
-  face.append(el("span", "card-text", text));
+  if (text) face.append(el("span", "card-text", text));
   return face;
 }
 
@@ -360,7 +361,9 @@ function drawTurnBar(obs, update, ctx, byTarget, act) {
     ap.dataset.ap = String(obs.ap);
     ap.setAttribute("aria-label", `${obs.ap} action points left`);
     const pips = el("span", "pips");
-    const total = Math.max(obs.ap, 3);
+    const board = obs.boards[cur];
+    const sugar = board.powers.includes("SR") || obs.copy === "SR" ? 1 : 0;
+    const total = Math.max(obs.ap, 3 + sugar - board.sappy_now);
     for (let i = 0; i < total; i += 1) pips.append(el("span", i < obs.ap ? "pip on" : "pip"));
     ap.append(el("span", "ap-num", `${obs.ap} AP`), pips);
     info.append(ap);
@@ -458,6 +461,16 @@ function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
       event.preventDefault();
       const items = positionActions(pos, byTarget);
       if (items.length) choose(root, pos, items, obs, act, true);
+    }
+  });
+  // A click on a card that offers nothing itself offers what its acorns offer (gather, lasso, spit).
+  tree.addEventListener("click", (event) => {
+    const pos = event.target.closest(".pos");
+    if (!pos || pos.classList.contains("actionable")) return;
+    const items = positionActions(pos, byTarget);
+    if (items.length) {
+      event.stopPropagation();
+      choose(root, pos, items, obs, act);
     }
   });
   void solo;
@@ -595,7 +608,10 @@ function drawStock(obs, prevObs, wire) {
   for (let i = 0; i < depth; i += 1) pile.append(el("span", "back"));
   deck.append(pile);
   const deckText = el("span", "deck-text");
-  deckText.append(el("strong", "", `Leaf Deck ${obs.deck}`), el("span", "", obs.deck === 1 ? "card" : "cards"));
+  const down = obs.tree.reduce((n, row) => n + row.filter((c) => c.card === null).length, 0);
+  deckText.append(el("strong", "", `Leaf Deck ${obs.deck}`));
+  deckText.append(el("span", "", `${obs.deck === 1 ? "card" : "cards"} unseen`));
+  deckText.append(el("span", "deck-down", `${down} face down on the tree`));
   deck.append(deckText);
   if (prevObs && prevObs.deck !== obs.deck) deck.classList.add("changed");
   box.append(deck);
@@ -731,7 +747,11 @@ function choose(root, node, items, obs, act, fromKeyboard = false) {
     b.type = "button";
     b.setAttribute("role", "menuitem");
     b.dataset.index = String(item.index);
-    b.append(el("span", "menu-label", item.label || item.notation));
+    const label = el("span", "menu-label");
+    label.append(el("strong", "", item.notation));
+    const detail = (item.label || "").startsWith(`${item.notation} — `) ? item.label.slice(item.notation.length + 3) : "";
+    if (detail) label.append(el("small", "", detail));
+    b.append(label);
     const cost = costOf(item, obs);
     if (cost) b.append(el("span", "menu-cost", cost));
     b.addEventListener("click", (event) => {
