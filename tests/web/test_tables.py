@@ -6,7 +6,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from oakwood.engine import load
-
 from tests.web.conftest import create, hello, play_out, receive, send, until
 
 pytestmark = pytest.mark.timeout(120)
