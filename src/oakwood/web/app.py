@@ -58,6 +58,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     options: dict[str, Any] = {}
     turn_seconds: float | None = None
+    #: the deal's seed (None: a random one), for a deal people want to play again
+    seed: int | None = None
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -186,6 +188,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             seats=body.seats,
             name=body.name,
             turn_seconds=body.turn_seconds,
+            seed=body.seed,
         )
         await room.changed()
         return JSONResponse({"table": room.table.summary(), "seat": seat, "token": token}, status_code=201)

@@ -73,6 +73,7 @@ class Registry:
         seats: Sequence[str],
         name: str,
         turn_seconds: float | None,
+        seed: int | None = None,
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token."""
         if len(self.rooms) >= MAX_TABLES:
@@ -95,8 +96,12 @@ class Registry:
         if turn_seconds is not None and not low <= turn_seconds <= high:
             raise TableError("bad_request", f"the turn clock is {low:g} to {high:g} seconds a move, or none")
         display = check_name(name)
-        seed = secrets.randbits(63)
-        state = game.new_state(players, seed)
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = game.new_state(players, seed)
+        except (OakwoodError, ValueError) as exc:
+            raise TableError("bad_request", f"bad seed: {exc}") from None
         agents = list(seats)
         try:
             live = LiveGame.start(self.store, state, agents, source="web", version=self.version)
