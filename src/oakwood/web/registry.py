@@ -27,8 +27,6 @@ logger = logging.getLogger(__name__)
 MAX_NAME = 40
 #: How many tables one server holds open at once (a guard against a script filling memory).
 MAX_TABLES = 1000
-#: The turn clock's bounds in seconds, when a table has one.
-TURN_SECONDS = (10, 3600)
 
 
 def check_name(name: str) -> str:
@@ -74,7 +72,8 @@ class Registry:
         options: Mapping[str, Any],
         seats: Sequence[str],
         name: str,
-        turn_seconds: int | None,
+        turn_seconds: float | None,
+        seed: int | None = None,
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token."""
         if len(self.rooms) >= MAX_TABLES:
@@ -93,12 +92,16 @@ class Registry:
                 )
         if HUMAN not in seats:
             raise TableError("bad_request", "at least one seat must be a person's")
-        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
-            low, high = TURN_SECONDS
-            raise TableError("bad_request", f"the turn clock is {low} to {high} seconds, or none")
+        low, high = self.settings.turn_seconds_range
+        if turn_seconds is not None and not low <= turn_seconds <= high:
+            raise TableError("bad_request", f"the turn clock is {low:g} to {high:g} seconds a move, or none")
         display = check_name(name)
-        seed = secrets.randbits(63)
-        state = game.new_state(players, seed)
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = game.new_state(players, seed)
+        except (OakwoodError, ValueError) as exc:
+            raise TableError("bad_request", f"bad seed: {exc}") from None
         agents = list(seats)
         try:
             live = LiveGame.start(self.store, state, agents, source="web", version=self.version)

@@ -52,8 +52,11 @@ class RoomSettings:
     bot_pace: float = 0.8
     #: seconds without a connection before a bot takes an absent player's seat
     absent_seconds: float = 30.0
-    #: seconds a person has to slap or pass in a Hoard race before the window closes (a pass)
+    #: seconds a person has to slap or pass in a race before the window closes (a pass), unless the game
+    #: has its own window option (S'Quarrels' ``hoard_race_window_s``)
     race_seconds: float = 8.0
+    #: the bounds of a table's turn clock, in seconds a move
+    turn_seconds_range: tuple[float, float] = (10.0, 3600.0)
 
 
 @dataclass(eq=False)
@@ -87,6 +90,7 @@ class Room:
         self._world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search: never the game's own generator
         self._agents: dict[tuple[int, str], Any] = {}
         self._seed = seed
+        self._race_seconds = race_window(table, settings.race_seconds)
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._deadlines: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
@@ -206,7 +210,7 @@ class Room:
                 if task is None or task.done():
                     self._thinking[seat] = asyncio.create_task(self._bot_turn(seat, table.seq))
             elif seat not in self._deadlines:
-                seconds = self.settings.race_seconds if race else table.turn_seconds
+                seconds = self._race_seconds if race else table.turn_seconds
                 if seconds is not None:
                     loop = asyncio.get_running_loop()
                     handle = loop.call_later(seconds, self._time_up, seat)
@@ -334,3 +338,13 @@ class Room:
             task.cancel()
         self._deadlines.clear()
         self._absent.clear()
+
+
+def race_window(table: Table, default: float) -> float:
+    """How long a race stays open for people: the game's own option (a name ending in ``race_window_s``),
+    else ``default``."""
+    options = table.state.replay().options
+    for name, value in options.items():
+        if name.endswith("race_window_s") and isinstance(value, int | float) and value > 0:
+            return float(value)
+    return default

@@ -97,7 +97,7 @@ class Table:
     state: State
     seats: list[Seat]
     live: LiveGame
-    turn_seconds: int | None = None
+    turn_seconds: float | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     #: counts every change of the position (a move, an undo): a request must answer the latest
     seq: int = 0
