@@ -6,6 +6,8 @@ bar), choosing in the small menu when that thing offers several."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +30,8 @@ if not Path("/usr/bin/chromium").exists():
 __all__ = ["browser_type_launch_args", "nutty_server"]
 
 ROOT = Path(__file__).resolve().parents[3]
-SCREENS = ROOT / "docs" / "screens"
-ARTIFACTS = Path("/tmp/nutty-screens")
+#: Screenshots of each run (docs/screens/ holds copies of nutty.png and nutty-solo.png, looked at and chosen).
+ARTIFACTS = Path(os.environ.get("NUTTY_SCREENS", "/tmp/nutty-screens"))
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
@@ -156,7 +158,7 @@ def click_action(page: Any, item: dict[str, Any]) -> str:
     return "board"
 
 
-def play_to_the_end(page: Any, *, limit: int, shots: dict[int, str]) -> dict[str, Any]:
+def play_to_the_end(page: Any, *, limit: int, shots: dict[int, Callable[[], None]]) -> dict[str, Any]:
     """Click until the game is over; check the drawing at every update the person acts on."""
     page.wait_for_function("() => window.__nutty && window.__nutty.last")
     steps = 0
@@ -172,7 +174,8 @@ def play_to_the_end(page: Any, *, limit: int, shots: dict[int, str]) -> dict[str
         errors = page.evaluate("() => window.__nutty.errors")
         assert errors == [], errors
         if steps in shots:
-            page.screenshot(path=shots[steps])
+            page.wait_for_timeout(1900)  # the highlights of what changed fade first
+            shots[steps]()
         item = choose(update)
         seq = update["seq"]
         click_action(page, item)
@@ -192,9 +195,18 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
         seats=["human", "medium"],
         name="Hazel <b>Nutkin</b>",
         turn_seconds=None,
+        seed=11,
     )
     open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
-    shots = {0: str(ARTIFACTS / "nutty-start.png"), 30: str(ARTIFACTS / "nutty-mid.png")}
+
+    def middle() -> None:
+        page.screenshot(path=str(ARTIFACTS / "nutty-mid.png"))
+        page.locator("#game").screenshot(path=str(ARTIFACTS / "nutty.png"))  # docs/screens/ takes a copy
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(ARTIFACTS / "nutty-mid-phone.png"))
+        page.set_viewport_size(DESKTOP)
+
+    shots = {0: lambda: page.screenshot(path=str(ARTIFACTS / "nutty-start.png")), 30: middle}
     final = play_to_the_end(page, limit=1500, shots=shots)
     assert final["observation"]["terminal"]
     # The display name is text, never markup.
@@ -209,10 +221,18 @@ def test_solo_game(page: Any, nutty_server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(DESKTOP)
     answer = create_table(
-        nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None
+        nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None, seed=5
     )
     open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
-    shots = {25: str(ARTIFACTS / "nutty-solo-mid.png")}
+
+    def middle() -> None:
+        page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid.png"))
+        page.locator("#game").screenshot(path=str(ARTIFACTS / "nutty-solo.png"))
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid-phone.png"))
+        page.set_viewport_size(DESKTOP)
+
+    shots = {25: middle}
     final = play_to_the_end(page, limit=1500, shots=shots)
     assert final["observation"]["mode"] == "solo"
     assert final["observation"]["terminal"]
@@ -223,11 +243,20 @@ def test_solo_game(page: Any, nutty_server: str) -> None:
 def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) -> None:
     page.set_viewport_size(DESKTOP)
     answer = create_table(
-        nutty_server, game="nutty", players=2, options={}, seats=["human", "medium"], name="Kay", turn_seconds=None
+        nutty_server,
+        game="nutty",
+        players=2,
+        options={},
+        seats=["human", "medium"],
+        name="Kay",
+        turn_seconds=None,
+        seed=11,
     )
     open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
     page.wait_for_function("() => window.__nutty && window.__nutty.last && window.__nutty.last.legal.length > 0")
-    focused = "() => { const a = document.activeElement; return a && a.classList.contains('pos') ? a.dataset.key : null }"
+    focused = (
+        "() => { const a = document.activeElement; return a && a.classList.contains('pos') ? a.dataset.key : null }"
+    )
     for _ in range(12):  # Tab from the top of the page into the tree
         page.keyboard.press("Tab")
         if page.evaluate(focused):

@@ -243,6 +243,7 @@ function acornWords(brown, golden) {
 
 function squirrelToken(seat, ctx, mine) {
   const token = el("span", `squirrel seat-${seat}${mine ? " mine" : ""}`);
+  token.dataset.seat = String(seat);
   token.append(el("span", "squirrel-num", String(seat + 1)));
   token.setAttribute("title", `P${seat + 1} ${playerName(ctx, seat)}`);
   return token;
@@ -327,10 +328,39 @@ export function render(root, update, ctx = {}) {
     if (event.key === "Escape") closeMenu(root, true);
   });
 
+  slideSquirrels(root, state);
+
   if (hadFocusInTree) {
     const again = root.querySelector(`.pos[data-key="${state.focus}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+}
+
+/** Squirrels glide from where they were drawn last to where they are now, so a person can follow a move. */
+function slideSquirrels(root, state) {
+  const now = new Map();
+  for (const token of root.querySelectorAll(".nutty-tree .squirrel")) {
+    const r = token.getBoundingClientRect();
+    now.set(token.dataset.seat, { token, x: r.left, y: r.top });
+  }
+  const before = state.squirrels;
+  state.squirrels = new Map([...now].map(([seat, { x, y }]) => [seat, { x, y }]));
+  const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!before || still) return;
+  for (const [seat, { token, x, y }] of now) {
+    const old = before.get(seat);
+    if (!old || (Math.abs(old.x - x) < 2 && Math.abs(old.y - y) < 2) || !token.animate) continue;
+    token.animate(
+      [{ transform: `translate(${old.x - x}px, ${old.y - y}px) scale(1.25)` }, { transform: "none" }],
+      { duration: 500, easing: "cubic-bezier(.3,.7,.4,1)" },
+    );
+  }
+}
+
+/** The newest thing that happened, in the game's own words (the log keeps the rest). */
+function lastEvent(update) {
+  const events = (update.events || []).filter((e) => e.kind !== "turn" && e.text);
+  return events.length ? events[events.length - 1].text : "";
 }
 
 function drawTurnBar(obs, update, ctx, byTarget, act) {
@@ -392,6 +422,8 @@ function drawTurnBar(obs, update, ctx, byTarget, act) {
     buttons.append(b);
   }
   bar.append(buttons);
+  const last = lastEvent(update);
+  if (last) bar.append(el("div", "nutty-last", last));
   return bar;
 }
 
@@ -670,6 +702,7 @@ function drawBoard(obs, prevObs, seat, me, ctx, wire) {
   const name = el("span", "board-name", playerName(ctx, seat));
   head.append(name);
   if (seat === me) head.append(el("span", "you", "you"));
+  if (obs.terminal && (obs.winners || []).includes(seat)) head.append(el("span", "winner", "winner"));
   head.append(el("span", "board-at", board.at === "trunk" ? "on the trunk" : `at ${board.at}`));
   const score = el("span", "board-points", `${board.points} pt${board.points === 1 ? "" : "s"}`);
   score.setAttribute("aria-label", `${board.points} points`);
