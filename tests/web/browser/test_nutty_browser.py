@@ -288,3 +288,87 @@ def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) 
     update = page.evaluate("() => window.__nutty.last")
     assert update["observation"]["boards"][answer["seat"]]["at"] in ("L5c1", "trunk")  # trunk: it was a fall
     assert page.evaluate(focused) == "L5c1"  # the focus stays where it was across the redraw
+
+
+#: A page that draws an update given to it and records what the module asks to play (no WebSocket).
+DRAW_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>draw</title></head>
+<body style="margin:0"><div id="game"></div><script type="module">
+import { render, targetOf } from "/static/js/games/nutty.js";
+window.__acted = [];
+window.__previous = null;
+window.draw = (update) => {
+  render(document.getElementById("game"), update, {
+    act: (index) => window.__acted.push(index), announce: () => {}, seatName: (s) => `Seat ${s + 1}`,
+    fourColour: false, previous: window.__previous,
+  });
+  window.__previous = update;
+};
+window.targetOf = targetOf;
+window.ready = true;
+</script></body></html>"""
+
+
+def _kind(action: Any, solo: bool) -> tuple[object, ...]:
+    text = str(action)
+    power = bool(action.power) and action.verb in ("steal", "owl")  # a power of another squirrel, not an acorn
+    return (action.verb, solo, " with " in text, " swap " in text, " return " in text, power)
+
+
+def sample_updates() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """From random games (solo and 2 to 4 players), the first position offering each kind of action: the update
+    a seat would get, and the action of that kind to play."""
+    import random
+
+    from oakwood.engine import load
+
+    game = load("nutty")
+    found: dict[tuple[object, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
+    for players in (1, 2, 3, 4):
+        for seed in range(12):
+            state = game.new_state(players=players, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(300):
+                if state.is_terminal():
+                    break
+                seat = state.to_act()[0]
+                legal = state.legal_actions(seat)
+                items = [
+                    {"index": game.encode(a), "notation": str(a), "label": game.describe_action(a), "verb": a.verb}
+                    for a in legal
+                ]
+                for action, item in zip(legal, items, strict=True):
+                    kind = _kind(action, players == 1)
+                    if kind not in found:
+                        update = {"type": "update", "seq": 0, "seat": seat, "observation": state.observe(seat)}
+                        update |= {"legal": items, "events": [], "can_undo": False, "deadline": None}
+                        found[kind] = (update, item)
+                plain = [a for a in legal if a.verb not in ("end", "end game")] or list(legal)
+                state.apply(seat, rng.choice(plain) if rng.random() < 0.85 else legal[0])
+    return list(found.values())
+
+
+def test_every_kind_of_action_is_played_on_its_target(page: Any, nutty_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.route(
+        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
+    )
+    page.goto(f"{nutty_server}/draw")
+    page.wait_for_function("() => window.ready")
+    samples = sample_updates()
+    verbs = {item["verb"] for _, item in samples}
+    assert verbs >= {"move", "flip", "gather", "drop", "pack", "unpack", "stash", "unstash", "bury", "claim", "end"}
+    assert verbs >= {"lasso", "spit", "steal", "owl", "copy", "convert", "buy", "end game"}
+    for update, item in samples:
+        page.evaluate("(u) => window.draw(u)", update)
+        key = page.evaluate("([item, obs]) => window.targetOf(item, obs)", [item, update["observation"]])
+        if key == "turn":
+            page.click(f'#game .turn-button[data-index="{item["index"]}"]')
+        else:
+            target = page.locator(f'#game [data-target="{key}"].actionable')
+            assert target.count() == 1, (item["notation"], key)
+            target.click()
+            menu = page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]')
+            if menu.count():
+                menu.click()
+        assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
+        assert page.evaluate("() => window.__acted.length") == 0
