@@ -209,7 +209,8 @@ class Room:
                 task = self._thinking.get(seat)
                 if task is None or task.done():
                     self._thinking[seat] = asyncio.create_task(self._bot_turn(seat, table.seq))
-            elif seat not in self._deadlines:
+            elif seat not in self._deadlines and (race or record.connections > 0):
+                # a person's clock runs while they are here; one who is away is covered after absent_seconds
                 seconds = self._race_seconds if race else table.turn_seconds
                 if seconds is not None:
                     loop = asyncio.get_running_loop()
