@@ -268,7 +268,14 @@ export function render(root, update, ctx = {}) {
   const me = update.seat;
   const state = memory.get(root) || { focus: "trunk" };
   memory.set(root, state);
-  const hadFocusInTree = root.contains(document.activeElement) && document.activeElement.classList.contains("pos");
+  // What had the keyboard focus (a position, a board part, a button; inside a menu: what opened it) gets it back.
+  let focused = root.contains(document.activeElement) ? document.activeElement : null;
+  if (focused && focused.closest(".nutty-menu")) focused = focused.closest(".nutty-menu")._owner || null;
+  const refocus = focused
+    ? (focused.classList.contains("pos") && `.pos[data-key="${focused.dataset.key}"]`)
+      || (focused.dataset.target && `[data-target="${focused.dataset.target}"]`)
+      || (focused.classList.contains("turn-button") && ".turn-button")
+    : null;
 
   // Legal actions by the key of the thing they act on.
   const byTarget = new Map();
@@ -315,7 +322,7 @@ export function render(root, update, ctx = {}) {
   const side = el("div", "nutty-side");
   main.append(side);
   side.append(drawStock(obs, prevObs, wire));
-  const boards = el("div", "nutty-boards");
+  const boards = el("div", `nutty-boards${obs.boards.length >= 4 ? " many" : ""}`);
   boards.setAttribute("aria-label", "Squirrel boards");
   const order = obs.boards.map((_, s) => s);
   if (me !== null && me !== undefined) order.sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
@@ -330,9 +337,13 @@ export function render(root, update, ctx = {}) {
 
   slideSquirrels(root, state);
 
-  if (hadFocusInTree) {
-    const again = root.querySelector(`.pos[data-key="${state.focus}"]`);
-    if (again) again.focus({ preventScroll: true });
+  if (refocus) {
+    const again = root.querySelector(refocus) || root.querySelector(`.pos[data-key="${state.focus}"]`);
+    if (again && again.tabIndex >= 0) again.focus({ preventScroll: true });
+    else if (again && again.classList.contains("pos")) {
+      again.tabIndex = 0;
+      again.focus({ preventScroll: true });
+    }
   }
 }
 
