@@ -372,3 +372,57 @@ def test_every_kind_of_action_is_played_on_its_target(page: Any, nutty_server: s
                 menu.click()
         assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
         assert page.evaluate("() => window.__acted.length") == 0
+
+
+def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, nutty_server: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.route(
+        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
+    )
+    page.goto(f"{nutty_server}/draw")
+    page.wait_for_function("() => window.ready")
+    several = """() => [...document.querySelectorAll('#game .pos')].find((p) =>
+        [p, ...p.querySelectorAll('.acorn')].reduce((n, e) => n + Number(e.dataset.actions || 0), 0) > 1)
+        ?.dataset.key || null"""
+    for update, _ in sample_updates():
+        page.evaluate("(u) => window.draw(u)", update)
+        key = page.evaluate(several)
+        if key:
+            break
+    else:
+        pytest.fail("no position offers two actions in the samples")
+    page.focus(f'#game .pos[data-key="{key}"]')
+    page.keyboard.press("Enter")
+    items = page.locator("#game .nutty-menu .menu-item")
+    assert items.count() >= 2
+    assert page.evaluate("() => document.activeElement.classList.contains('menu-item')")
+    page.keyboard.press("Escape")
+    assert page.locator("#game .nutty-menu").count() == 0
+    assert page.evaluate("() => document.activeElement.dataset.key") == key
+    page.keyboard.press("Enter")
+    second = int(page.locator("#game .nutty-menu .menu-item").nth(1).get_attribute("data-index"))
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.__acted") == [second]
+
+
+def test_board_parts_act_from_the_keyboard(page: Any, nutty_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.route(
+        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
+    )
+    page.goto(f"{nutty_server}/draw")
+    page.wait_for_function("() => window.ready")
+    for update, item in sample_updates():
+        if item["verb"] not in ("bury", "stash", "buy", "steal"):
+            continue
+        page.evaluate("(u) => window.draw(u)", update)
+        key = page.evaluate("([item, obs]) => window.targetOf(item, obs)", [item, update["observation"]])
+        target = page.locator(f'#game [data-target="{key}"].actionable')
+        assert target.get_attribute("tabindex") == "0", key
+        target.focus()
+        page.keyboard.press("Enter")
+        if page.locator("#game .nutty-menu").count():
+            page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]').focus()
+            page.keyboard.press("Enter")
+        assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]

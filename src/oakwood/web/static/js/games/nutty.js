@@ -304,6 +304,15 @@ export function render(root, update, ctx = {}) {
       event.stopPropagation();
       choose(root, node, items, obs, act);
     });
+    if (focusable) {
+      // Board parts, powers, market cards and limb names are not buttons: Enter and Space act on them too.
+      node.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        event.stopPropagation();
+        choose(root, node, items, obs, act, true);
+      });
+    }
     return true;
   };
 
