@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -94,8 +94,6 @@ class Room:
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._deadlines: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
-        #: called after every applied change (the registry uses it to drop finished tables from memory)
-        self.on_change: Callable[[Room], None] | None = None
 
     # ------------------------------------------------------------------ connections
     async def connect(self, client: Client) -> None:
@@ -172,8 +170,6 @@ class Room:
         """The position or the seats changed: tell everyone, then plan who acts next."""
         self._plan()
         await self.broadcast()
-        if self.on_change is not None:
-            self.on_change(self)
 
     async def broadcast(self) -> None:
         """Send every greeted connection its own update."""
@@ -344,8 +340,7 @@ class Room:
 def race_window(table: Table, default: float) -> float:
     """How long a race stays open for people: the game's own option (a name ending in ``race_window_s``),
     else ``default``."""
-    options = table.state.replay().options
-    for name, value in options.items():
+    for name, value in table.game.options.to_dict().items():
         if name.endswith("race_window_s") and isinstance(value, int | float) and value > 0:
             return float(value)
     return default
