@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from oakwood.agents import make_agent
+from oakwood.agents.levels import level_bot
 from oakwood.engine import Decision, Rng
 from oakwood.engine.agent import PlayerView, as_choice
 
@@ -55,6 +56,8 @@ class RoomSettings:
     #: seconds a person has to slap or pass in a race before the window closes (a pass), unless the game
     #: has its own window option (S'Quarrels' ``hoard_race_window_s``)
     race_seconds: float = 8.0
+    #: the most a searching bot thinks about one move, in seconds (its level's iterations, or less)
+    bot_seconds: float = 2.0
     #: the bounds of a table's turn clock, in seconds a move
     turn_seconds_range: tuple[float, float] = (10.0, 3600.0)
 
@@ -235,7 +238,9 @@ class Room:
         level = self._level(seat)
         key = (seat, level)
         if key not in self._agents:
-            self._agents[key] = make_agent(self.table.game, level, seed=self._seed + 7 * (seat + 1))
+            game = self.table.game
+            budget = {"seconds": self.settings.bot_seconds} if level_bot(game, level) == "ismcts" else {}
+            self._agents[key] = make_agent(game, level, seed=self._seed + 7 * (seat + 1), **budget)
         return self._agents[key]
 
     async def _bot_turn(self, seat: int, seq: int) -> None:
