@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -100,3 +102,13 @@ def test_pages_are_served(client: TestClient) -> None:
     for path in ("/", "/t/anything", "/replay/1"):
         response = client.get(path)
         assert response.status_code == 200 and "<html" in response.text.lower(), path
+
+
+def test_a_searching_bot_thinks_within_the_servers_time_budget(server: Callable[..., TestClient]) -> None:
+    client = server(bot_seconds=0.1)
+    answer = create(client, "barrell", ["human", "expert"])
+    with client.websocket_connect(f"/ws/tables/{answer['table']['id']}") as ws:
+        last = play_out(ws, hello(ws, answer["token"]))
+    assert last["table"]["status"] == "finished" and last["table"]["seats"][1]["level"] == "expert"
+    agent = client.app.state.registry.get(answer["table"]["id"])._agents[(1, "expert")]  # type: ignore[attr-defined]
+    assert agent.seconds == 0.1

@@ -77,6 +77,8 @@ class Registry:
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token."""
         if len(self.rooms) >= MAX_TABLES:
+            self._forget_finished()
+        if len(self.rooms) >= MAX_TABLES:
             raise TableError("too_many_tables", f"this server holds at most {MAX_TABLES} tables")
         game = _load(game_name, options)
         if not game.min_players <= players <= game.max_players:
@@ -118,6 +120,12 @@ class Registry:
         seat, token = table.take_seat(display)
         room = self._open(table, seed)
         return room, seat, token
+
+    def _forget_finished(self) -> None:
+        """Drop finished tables nobody is looking at from memory (their games stay in the store, replayable)."""
+        for table_id, room in list(self.rooms.items()):
+            if room.table.state.is_terminal() and not room.clients:
+                del self.rooms[table_id]
 
     def _open(self, table: Table, seed: int) -> Room:
         room = Room(table, self.executor, self.settings, seed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oakwood.engine import OakwoodError
+from oakwood.engine import OakwoodError, load
 from oakwood.store import Store, StoredGame, StoreError
 
 from .table import TableError
@@ -29,7 +29,7 @@ def finished_game(store: Store, game_id: int) -> StoredGame:
 def replay_info(store: Store, game_id: int) -> dict[str, Any]:
     """What the replay page needs first: the game, its seats and how many steps it has."""
     stored = finished_game(store, game_id)
-    title = stored.replay().play(0).game.title
+    title = load(stored.game, **stored.options).title
     return {
         "game_id": stored.id,
         "game": stored.game,

@@ -152,13 +152,12 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and every client see it."""
-        replay = self.state.replay()
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "players": self.state.num_players,
-            "options": replay.options,
+            "options": self.game.options.to_dict(),
             "status": self.status,
             "seats": [seat.summary(number) for number, seat in enumerate(self.seats)],
             "turn_seconds": self.turn_seconds,
