@@ -126,7 +126,8 @@ def choose(update: dict[str, Any]) -> dict[str, Any]:
         card = obs["tree"][target[0]][target[1]]
         if card["card"] == "BB":
             continue
-        worth = 2 if card["card"] is None else (card["brown"] + 5 * card["golden"] > 0)
+        value = card["brown"] + 5 * card["golden"]
+        worth = 2 if card["card"] is None else int(value >= (2 if solo else 1))  # a solo step out costs 1
         if worth:
             outward.append((worth, item))
     if outward and not full:
