@@ -427,3 +427,29 @@ def test_board_parts_act_from_the_keyboard(page: Any, nutty_server: str) -> None
             page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]').focus()
             page.keyboard.press("Enter")
         assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
+
+
+def test_a_spectator_sees_the_board_and_nothing_to_click(page: Any, nutty_server: str) -> None:
+    from oakwood.engine import load
+
+    game = load("nutty")
+    state = game.new_state(players=3, seed=4)
+    for _ in range(40):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[-1])
+    update = {"type": "update", "seq": 40, "seat": None, "observation": state.observe(None), "legal": [], "events": []}
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(PHONE)
+    page.route(
+        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
+    )
+    page.goto(f"{nutty_server}/draw")
+    page.wait_for_function("() => window.ready")
+    page.evaluate("(u) => window.draw(u)", update)
+    assert errors == []
+    assert page.locator("#game .limb").count() == 6
+    assert page.locator("#game .board").count() == 3
+    assert page.locator("#game .actionable").count() == 0
+    assert page.locator("#game .you").count() == 0
+    assert "is playing" in page.locator("#game .turn-title").inner_text()
