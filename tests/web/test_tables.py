@@ -38,6 +38,7 @@ def test_a_person_plays_a_whole_game_against_bots_and_it_is_stored(
     # the stored moves replay to the end the players saw
     final = client.get(f"/api/replays/{table['game_id']}/{stored['steps']}", params={"seat": 0}).json()
     assert final["observation"] == last["observation"]
+    assert stored["names"][0] == "Ann" and final["table"]["seats"][0]["name"] == "Ann"
 
 
 def test_a_table_waits_for_its_people_then_plays(client: TestClient) -> None:

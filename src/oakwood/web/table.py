@@ -172,6 +172,8 @@ class Table:
     def act(self, seat: int, seq: int | None, index: int) -> Hashable:
         """Apply ``seat``'s action with codec index ``index``, answering update ``seq`` (None: a bot, or a
         clock, acting on the current position). Stored before it returns; the action applied."""
+        if not 0 <= seat < len(self.seats):
+            raise TableError("not_your_turn", "that is not a seat at this table")
         if self.state.is_terminal():
             raise TableError("game_over", "the game is over")
         if self.status == "waiting":
