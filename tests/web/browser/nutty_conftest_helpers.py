@@ -154,6 +154,42 @@ ws.onmessage = (message) => {
 </script></body></html>"""
 
 
+SHELL = ROOT / "src" / "oakwood" / "web" / "static" / "table.html"
+
+
+class Frames:
+    """The messages the page's WebSocket receives, read from its frames: the same with the shell and the harness."""
+
+    def __init__(self, page: Any) -> None:
+        self.updates: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        page.on("websocket", lambda socket: socket.on("framereceived", self._frame))
+
+    def _frame(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "update":
+            self.updates.append(message)
+        elif message.get("type") == "error":
+            self.errors.append(message)
+
+    def drawn(self, seq: int) -> dict[str, Any]:
+        """The newest update with sequence number ``seq``."""
+        return next(u for u in reversed(self.updates) if u["seq"] == seq)
+
+
+def open_table(page: Any, base: str, answer: dict[str, Any]) -> Frames:
+    """Open the seat's table: the real page ``/t/{table}`` once the shell is there (the token in localStorage,
+    as the lobby leaves it), else the harness. Returns the frames seen from then on."""
+    frames = Frames(page)
+    table, token = answer["table"]["id"], answer["token"]
+    if SHELL.exists():
+        page.add_init_script(f"localStorage.setItem({json.dumps('oakwood-token-' + table)}, {json.dumps(token)})")
+        page.goto(f"{base}/t/{table}")
+    else:
+        open_harness(page, base, table, token)
+    return frames
+
+
 def open_harness(page: Any, base: str, table: str, token: str) -> None:
     """Open the harness page for a seat (served from the server's origin through a route, so the module and
     the WebSocket are the real server's)."""

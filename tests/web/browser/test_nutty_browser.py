@@ -14,13 +14,20 @@ from typing import Any
 import pytest
 
 try:
-    from .nutty_conftest_helpers import browser_type_launch_args, create_table, nutty_server, open_harness
-except ImportError:  # the browser tests' folder is not a package
-    from nutty_conftest_helpers import (  # type: ignore[no-redef]
+    from .nutty_conftest_helpers import (
+        Frames,
         browser_type_launch_args,
         create_table,
         nutty_server,
-        open_harness,
+        open_table,
+    )
+except ImportError:  # the browser tests' folder is not a package
+    from nutty_conftest_helpers import (  # type: ignore[no-redef]
+        Frames,
+        browser_type_launch_args,
+        create_table,
+        nutty_server,
+        open_table,
     )
 
 pytest.importorskip("pytest_playwright")
@@ -30,46 +37,52 @@ if not Path("/usr/bin/chromium").exists():
 __all__ = ["browser_type_launch_args", "nutty_server"]
 
 ROOT = Path(__file__).resolve().parents[3]
-#: Screenshots of each run (docs/screens/ holds copies of nutty.png and nutty-solo.png, looked at and chosen).
+#: Screenshots of each run; docs/screens/nutty.png and nutty-solo.png are chosen copies of nutty-mid.png and
+#: nutty-solo-mid.png (taken with the shell, 1366x768).
 ARTIFACTS = Path(os.environ.get("NUTTY_SCREENS", "/tmp/nutty-screens"))
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 #: Checked after every update: the board drawn is the observation's (six limbs, every card, every squirrel,
 #: every board, the AP), and every legal action that names a drawn target sits on it.
-CHECK = """() => {
-  const n = window.__nutty, u = n.last, obs = u.observation, problems = [];
+CHECK = """async (u) => {
+  const { targetOf } = await import('/static/js/games/nutty.js');
+  const obs = u.observation, problems = [];
   const root = document.getElementById('game');
-  if (root.querySelectorAll('.limb').length !== 6) problems.push('not six limbs');
-  if (!root.querySelector('.trunk')) problems.push('no trunk');
+  if (root.querySelectorAll('.nt-limb').length !== 6) problems.push('not six limbs');
+  if (!root.querySelector('.nt-trunk')) problems.push('no trunk');
   const cards = obs.tree.reduce((t, row) => t + row.length, 0);
-  if (root.querySelectorAll('.pos.card').length !== cards) problems.push('cards drawn != cards on the tree');
+  if (root.querySelectorAll('.nt-pos.nt-card').length !== cards) problems.push('cards drawn != cards on the tree');
   const down = obs.tree.flat().filter((c) => c.card === null).length;
-  if (root.querySelectorAll('.pos.card.down').length !== down) problems.push('face-down cards differ');
-  if (root.querySelectorAll('.nutty-tree .squirrel').length !== obs.boards.length) problems.push('squirrels');
-  if (root.querySelectorAll('.board').length !== obs.boards.length) problems.push('boards');
+  if (root.querySelectorAll('.nt-pos.nt-card.nt-down').length !== down) problems.push('face-down cards differ');
+  if (root.querySelectorAll('.nutty-tree .nt-squirrel').length !== obs.boards.length) problems.push('squirrels');
+  if (root.querySelectorAll('.nt-board').length !== obs.boards.length) problems.push('boards');
   if (obs.mode === 'multiplayer' && !obs.terminal) {
-    const ap = root.querySelector('.ap-chip');
+    const ap = root.querySelector('.nt-ap-chip');
     if (!ap || ap.dataset.ap !== String(obs.ap) || !ap.textContent.includes(`${obs.ap} AP`)) problems.push('AP');
   }
   if (obs.mode === 'solo' && !obs.terminal) {
-    const chip = root.querySelector('.points-chip');
+    const chip = root.querySelector('.nt-points-chip');
     if (!chip || !chip.textContent.startsWith(`${obs.boards[0].points} / 20`)) problems.push('solo points');
   }
   obs.boards.forEach((b, s) => {
-    const pts = root.querySelector(`.board.seat-${s} .board-points`);
+    const pts = root.querySelector(`.nt-board.nt-seat-${s} .nt-board-points`);
     if (!pts || !pts.textContent.startsWith(String(b.points))) problems.push(`points of P${s + 1}`);
   });
   for (const item of u.legal) {
-    const key = n.targetOf(item, obs);
+    const key = targetOf(item, obs);
     const where = key === 'turn'
-      ? root.querySelector(`.turn-button[data-index="${item.index}"]`)
-      : root.querySelector(`[data-target="${key}"].actionable`);
+      ? root.querySelector(`.nt-turn-button[data-index="${item.index}"]`)
+      : root.querySelector(`[data-target="${key}"].nt-actionable`);
     if (!where) problems.push(`no target drawn for ${item.notation} (${key})`);
   }
-  if (document.querySelectorAll('#moves button').length !== u.legal.length) problems.push('move list');
+  if (document.querySelectorAll('#moves button[data-index]').length !== u.legal.length) problems.push('move list');
   return problems;
 }"""
+
+
+TARGET = "async ([item, obs]) => (await import('/static/js/games/nutty.js')).targetOf(item, obs)"
+DRAWN = "() => Number(document.getElementById('game')?.dataset.seq ?? -1)"
 
 
 def _carried(board: dict[str, Any]) -> int:
@@ -144,43 +157,52 @@ def choose(update: dict[str, Any]) -> dict[str, Any]:
     return plain[0] if plain else legal[0]
 
 
-def click_action(page: Any, item: dict[str, Any]) -> str:
+def click_action(page: Any, item: dict[str, Any], update: dict[str, Any]) -> str:
     """Play ``item`` by clicking the thing it acts on, then its line in the menu if that thing offers several.
     Returns how it was played (``board``, ``menu``)."""
-    key = page.evaluate("(item) => window.__nutty.targetOf(item, window.__nutty.last.observation)", item)
+    key = page.evaluate(TARGET, [item, update["observation"]])
     if key == "turn":
-        page.click(f'#game .turn-button[data-index="{item["index"]}"]')
+        page.click(f'#game .nt-turn-button[data-index="{item["index"]}"]')
         return "board"
-    page.click(f'#game [data-target="{key}"].actionable')
-    menu = page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]')
+    page.click(f'#game [data-target="{key}"].nt-actionable')
+    menu = page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]')
     if menu.count():
         menu.click()
         return "menu"
     return "board"
 
 
-def play_to_the_end(page: Any, *, limit: int, shots: dict[int, Callable[[], None]]) -> dict[str, Any]:
-    """Click until the game is over; check the drawing at every update the person acts on."""
-    page.wait_for_function("() => window.__nutty && window.__nutty.last")
-    steps = 0
+def next_decision(page: Any, frames: Frames, after: int) -> dict[str, Any]:
+    """The first update drawn after sequence number ``after`` that asks this seat to act or ends the game."""
     while True:
-        page.wait_for_function(
-            "() => { const u = window.__nutty.last; return u.observation.terminal || u.legal.length > 0 }"
-        )
-        update = page.evaluate("() => window.__nutty.last")
-        problems = page.evaluate(CHECK)
+        page.wait_for_function(f"() => ({DRAWN})() > {after}", timeout=60_000)
+        update = frames.drawn(page.evaluate(DRAWN))
+        if update["observation"]["terminal"] or update["legal"]:
+            page.wait_for_function(
+                f"() => ({DRAWN})() === {update['seq']} && document.querySelectorAll('#moves button[data-index]')"
+                f".length === {len(update['legal'])}"
+            )
+            return frames.drawn(update["seq"])
+        after = update["seq"]
+
+
+def play_to_the_end(page: Any, frames: Frames, *, limit: int, shots: dict[int, Callable[[], None]]) -> dict[str, Any]:
+    """Click until the game is over; check the drawing at every update the person acts on."""
+    steps = 0
+    seq = -1
+    while True:
+        update = next_decision(page, frames, seq)
+        problems = page.evaluate(CHECK, update)
         assert problems == [], (steps, problems, update["text"])
         if update["observation"]["terminal"]:
             return update
-        errors = page.evaluate("() => window.__nutty.errors")
-        assert errors == [], errors
+        assert frames.errors == [], frames.errors
         if steps in shots:
             page.wait_for_timeout(1900)  # the highlights of what changed fade first
             shots[steps]()
         item = choose(update)
         seq = update["seq"]
-        click_action(page, item)
-        page.wait_for_function(f"() => window.__nutty.last.seq > {seq}", timeout=60_000)
+        click_action(page, item, update)
         steps += 1
         assert steps < limit, f"no end after {limit} clicks"
 
@@ -198,21 +220,20 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
         turn_seconds=None,
         seed=11,
     )
-    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
+    frames = open_table(page, nutty_server, answer)
 
     def middle() -> None:
         page.screenshot(path=str(ARTIFACTS / "nutty-mid.png"))
-        page.locator("#game").screenshot(path=str(ARTIFACTS / "nutty.png"))  # docs/screens/ takes a copy
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(ARTIFACTS / "nutty-mid-phone.png"))
         page.set_viewport_size(DESKTOP)
 
     shots = {0: lambda: page.screenshot(path=str(ARTIFACTS / "nutty-start.png")), 30: middle}
-    final = play_to_the_end(page, limit=1500, shots=shots)
+    final = play_to_the_end(page, frames, limit=1500, shots=shots)
     assert final["observation"]["terminal"]
     # The display name is text, never markup.
-    assert page.locator("#game .board-name", has_text="Hazel <b>Nutkin</b>").count() == 1
-    assert page.locator("#game .board-name b").count() == 0
+    assert page.locator("#game .nt-board-name", has_text="Hazel <b>Nutkin</b>").count() == 1
+    assert page.locator("#game .nt-board-name b").count() == 0
     page.screenshot(path=str(ARTIFACTS / "nutty-over.png"))
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(ARTIFACTS / "nutty-over-phone.png"), full_page=True)
@@ -224,20 +245,19 @@ def test_solo_game(page: Any, nutty_server: str) -> None:
     answer = create_table(
         nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None, seed=5
     )
-    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
+    frames = open_table(page, nutty_server, answer)
 
     def middle() -> None:
         page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid.png"))
-        page.locator("#game").screenshot(path=str(ARTIFACTS / "nutty-solo.png"))
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid-phone.png"))
         page.set_viewport_size(DESKTOP)
 
     shots = {25: middle}
-    final = play_to_the_end(page, limit=1500, shots=shots)
+    final = play_to_the_end(page, frames, limit=1500, shots=shots)
     assert final["observation"]["mode"] == "solo"
     assert final["observation"]["terminal"]
-    assert page.locator("#game .turn-title").inner_text().strip() != ""
+    assert page.locator("#game .nt-turn-title").inner_text().strip() != ""
     page.screenshot(path=str(ARTIFACTS / "nutty-solo-over.png"))
 
 
@@ -253,12 +273,12 @@ def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) 
         turn_seconds=None,
         seed=11,
     )
-    open_harness(page, nutty_server, answer["table"]["id"], answer["token"])
-    page.wait_for_function("() => window.__nutty && window.__nutty.last && window.__nutty.last.legal.length > 0")
+    frames = open_table(page, nutty_server, answer)
+    first = next_decision(page, frames, -1)
     focused = (
-        "() => { const a = document.activeElement; return a && a.classList.contains('pos') ? a.dataset.key : null }"
+        "() => { const a = document.activeElement; return a && a.classList.contains('nt-pos') ? a.dataset.key : null }"
     )
-    for _ in range(12):  # Tab from the top of the page into the tree
+    for _ in range(40):  # Tab from the top of the page into the tree
         page.keyboard.press("Tab")
         if page.evaluate(focused):
             break
@@ -281,12 +301,11 @@ def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) 
     assert page.evaluate(focused) == "trunk"
     page.keyboard.press("ArrowRight")
     assert page.evaluate(focused) == "L5c1"
-    tabbable = page.evaluate("() => document.querySelectorAll('#game .pos[tabindex=\"0\"]').length")
+    tabbable = page.evaluate("() => document.querySelectorAll('#game .nt-pos[tabindex=\"0\"]').length")
     assert tabbable == 1
-    seq = page.evaluate("() => window.__nutty.last.seq")
     page.keyboard.press("Enter")  # move L5c1: the one action there
-    page.wait_for_function(f"() => window.__nutty.last.seq > {seq}")
-    update = page.evaluate("() => window.__nutty.last")
+    page.wait_for_function(f"() => ({DRAWN})() > {first['seq']}")
+    update = frames.drawn(first["seq"] + 1)
     assert update["observation"]["boards"][answer["seat"]]["at"] in ("L5c1", "trunk")  # trunk: it was a fall
     assert page.evaluate(focused) == "L5c1"  # the focus stays where it was across the redraw
 
@@ -363,12 +382,12 @@ def test_every_kind_of_action_is_played_on_its_target(page: Any, nutty_server: s
         page.evaluate("(u) => window.draw(u)", update)
         key = page.evaluate("([item, obs]) => window.targetOf(item, obs)", [item, update["observation"]])
         if key == "turn":
-            page.click(f'#game .turn-button[data-index="{item["index"]}"]')
+            page.click(f'#game .nt-turn-button[data-index="{item["index"]}"]')
         else:
-            target = page.locator(f'#game [data-target="{key}"].actionable')
+            target = page.locator(f'#game [data-target="{key}"].nt-actionable')
             assert target.count() == 1, (item["notation"], key)
             target.click()
-            menu = page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]')
+            menu = page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]')
             if menu.count():
                 menu.click()
         assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
@@ -382,8 +401,8 @@ def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, nut
     )
     page.goto(f"{nutty_server}/draw")
     page.wait_for_function("() => window.ready")
-    several = """() => [...document.querySelectorAll('#game .pos')].find((p) =>
-        [p, ...p.querySelectorAll('.acorn')].reduce((n, e) => n + Number(e.dataset.actions || 0), 0) > 1)
+    several = """() => [...document.querySelectorAll('#game .nt-pos')].find((p) =>
+        [p, ...p.querySelectorAll('.nt-acorn')].reduce((n, e) => n + Number(e.dataset.actions || 0), 0) > 1)
         ?.dataset.key || null"""
     for update, _ in sample_updates():
         page.evaluate("(u) => window.draw(u)", update)
@@ -392,16 +411,16 @@ def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, nut
             break
     else:
         pytest.fail("no position offers two actions in the samples")
-    page.focus(f'#game .pos[data-key="{key}"]')
+    page.focus(f'#game .nt-pos[data-key="{key}"]')
     page.keyboard.press("Enter")
-    items = page.locator("#game .nutty-menu .menu-item")
+    items = page.locator("#game .nutty-menu .nt-menu-item")
     assert items.count() >= 2
-    assert page.evaluate("() => document.activeElement.classList.contains('menu-item')")
+    assert page.evaluate("() => document.activeElement.classList.contains('nt-menu-item')")
     page.keyboard.press("Escape")
     assert page.locator("#game .nutty-menu").count() == 0
     assert page.evaluate("() => document.activeElement.dataset.key") == key
     page.keyboard.press("Enter")
-    second = int(page.locator("#game .nutty-menu .menu-item").nth(1).get_attribute("data-index"))
+    second = int(page.locator("#game .nutty-menu .nt-menu-item").nth(1).get_attribute("data-index"))
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     assert page.evaluate("() => window.__acted") == [second]
@@ -419,12 +438,12 @@ def test_board_parts_act_from_the_keyboard(page: Any, nutty_server: str) -> None
             continue
         page.evaluate("(u) => window.draw(u)", update)
         key = page.evaluate("([item, obs]) => window.targetOf(item, obs)", [item, update["observation"]])
-        target = page.locator(f'#game [data-target="{key}"].actionable')
+        target = page.locator(f'#game [data-target="{key}"].nt-actionable')
         assert target.get_attribute("tabindex") == "0", key
         target.focus()
         page.keyboard.press("Enter")
         if page.locator("#game .nutty-menu").count():
-            page.locator(f'#game .nutty-menu .menu-item[data-index="{item["index"]}"]').focus()
+            page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]').focus()
             page.keyboard.press("Enter")
         assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
 
@@ -448,8 +467,8 @@ def test_a_spectator_sees_the_board_and_nothing_to_click(page: Any, nutty_server
     page.wait_for_function("() => window.ready")
     page.evaluate("(u) => window.draw(u)", update)
     assert errors == []
-    assert page.locator("#game .limb").count() == 6
-    assert page.locator("#game .board").count() == 3
-    assert page.locator("#game .actionable").count() == 0
-    assert page.locator("#game .you").count() == 0
-    assert "is playing" in page.locator("#game .turn-title").inner_text()
+    assert page.locator("#game .nt-limb").count() == 6
+    assert page.locator("#game .nt-board").count() == 3
+    assert page.locator("#game .nt-actionable").count() == 0
+    assert page.locator("#game .nt-you").count() == 0
+    assert "is playing" in page.locator("#game .nt-turn-title").inner_text()

@@ -68,10 +68,20 @@ const RIGHT_LIMBS = [5, 4, 3];
 // Per root: the focused tree position and the open menu, kept across redraws.
 const memory = new WeakMap();
 
+/** Class names as the stylesheet writes them: every class of this module but the nutty-* ones starts with nt-,
+ * so the shell's own classes (.card, .board, .zone, .chip, .acorns, .changed ...) never style the tree. */
+function cls(names) {
+  return names
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => (name.startsWith("nutty") ? name : `nt-${name}`))
+    .join(" ");
+}
+
 /** A DOM element with a class and optional text (always textContent). */
 function el(tag, className, text) {
   const node = document.createElement(tag);
-  if (className) node.className = className;
+  if (className) node.className = cls(className);
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
 }
@@ -195,24 +205,24 @@ function actionText(item, obs) {
 function acornIcon(colour) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "0 0 20 24");
-  svg.setAttribute("class", `acorn-icon acorn-${colour}`);
+  svg.setAttribute("class", `nt-acorn-icon nt-acorn-${colour}`);
   svg.setAttribute("aria-hidden", "true");
   const nut = document.createElementNS(SVG_NS, "path");
   nut.setAttribute("d", "M3 10 Q3 21 10 23 Q17 21 17 10 Z");
-  nut.setAttribute("class", "nut");
+  nut.setAttribute("class", "nt-nut");
   const cap = document.createElementNS(SVG_NS, "path");
   cap.setAttribute("d", "M1.5 10.5 Q2 4 10 4 Q18 4 18.5 10.5 Z");
-  cap.setAttribute("class", "cap");
+  cap.setAttribute("class", "nt-cap");
   const stem = document.createElementNS(SVG_NS, "path");
   stem.setAttribute("d", "M10 4 L11 1");
-  stem.setAttribute("class", "stem");
+  stem.setAttribute("class", "nt-stem");
   svg.append(nut, cap, stem);
   if (colour === "golden") {
     const star = document.createElementNS(SVG_NS, "text");
     star.setAttribute("x", "10");
     star.setAttribute("y", "19.5");
     star.setAttribute("text-anchor", "middle");
-    star.setAttribute("class", "mark");
+    star.setAttribute("class", "nt-mark");
     star.textContent = "★";
     svg.append(star);
   }
@@ -272,9 +282,9 @@ export function render(root, update, ctx = {}) {
   let focused = root.contains(document.activeElement) ? document.activeElement : null;
   if (focused && focused.closest(".nutty-menu")) focused = focused.closest(".nutty-menu")._owner || null;
   const refocus = focused
-    ? (focused.classList.contains("pos") && `.pos[data-key="${focused.dataset.key}"]`)
+    ? (focused.classList.contains("nt-pos") && `.nt-pos[data-key="${focused.dataset.key}"]`)
       || (focused.dataset.target && `[data-target="${focused.dataset.target}"]`)
-      || (focused.classList.contains("turn-button") && ".turn-button")
+      || (focused.classList.contains("nt-turn-button") && ".nt-turn-button")
     : null;
 
   // Legal actions by the key of the thing they act on.
@@ -295,7 +305,7 @@ export function render(root, update, ctx = {}) {
     const items = byTarget.get(key);
     node.dataset.target = key;
     if (!items || !items.length) return false;
-    node.classList.add("actionable");
+    node.classList.add("nt-actionable");
     node.dataset.actions = String(items.length);
     if (focusable && !node.hasAttribute("tabindex")) node.tabIndex = 0;
     const summary = items.map((i) => actionText(i, obs)).join("; ");
@@ -318,6 +328,7 @@ export function render(root, update, ctx = {}) {
 
   root.textContent = "";
   root.classList.add("nutty-root");
+  root.dataset.seq = String(update.seq ?? ""); // which update is drawn (tests and bug reports read it)
   const game = el("div", `nutty ${solo ? "solo" : "multi"}${obs.terminal ? " over" : ""}`);
   root.append(game);
 
@@ -331,6 +342,7 @@ export function render(root, update, ctx = {}) {
   const side = el("div", "nutty-side");
   main.append(side);
   side.append(drawStock(obs, prevObs, wire));
+  if (solo) side.append(drawMarket(obs, wire));
   const boards = el("div", `nutty-boards${obs.boards.length >= 4 ? " many" : ""}`);
   boards.setAttribute("aria-label", "Squirrel boards");
   const order = obs.boards.map((_, s) => s);
@@ -347,9 +359,9 @@ export function render(root, update, ctx = {}) {
   slideSquirrels(root, state);
 
   if (refocus) {
-    const again = root.querySelector(refocus) || root.querySelector(`.pos[data-key="${state.focus}"]`);
+    const again = root.querySelector(refocus) || root.querySelector(`.nt-pos[data-key="${state.focus}"]`);
     if (again && again.tabIndex >= 0) again.focus({ preventScroll: true });
-    else if (again && again.classList.contains("pos")) {
+    else if (again && again.classList.contains("nt-pos")) {
       again.tabIndex = 0;
       again.focus({ preventScroll: true });
     }
@@ -359,7 +371,7 @@ export function render(root, update, ctx = {}) {
 /** Squirrels glide from where they were drawn last to where they are now, so a person can follow a move. */
 function slideSquirrels(root, state) {
   const now = new Map();
-  for (const token of root.querySelectorAll(".nutty-tree .squirrel")) {
+  for (const token of root.querySelectorAll(".nutty-tree .nt-squirrel")) {
     const r = token.getBoundingClientRect();
     now.set(token.dataset.seat, { token, x: r.left, y: r.top });
   }
@@ -489,17 +501,17 @@ function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
   // Roving tabindex: one Tab stop, the remembered position (or the trunk).
   let current = positions.find((p) => p.dataset.key === state.focus) || trunk;
   if (!positions.some((p) => p.dataset.key === state.focus)) {
-    current = positions.find((p) => p.classList.contains("actionable")) || trunk;
+    current = positions.find((p) => p.classList.contains("nt-actionable")) || trunk;
   }
   for (const p of positions) p.tabIndex = p === current ? 0 : -1;
   tree.addEventListener("focusin", (event) => {
-    const pos = event.target.closest(".pos");
+    const pos = event.target.closest(".nt-pos");
     if (!pos) return;
     state.focus = pos.dataset.key;
     for (const p of positions) p.tabIndex = p === pos ? 0 : -1;
   });
   tree.addEventListener("keydown", (event) => {
-    const pos = event.target.closest(".pos");
+    const pos = event.target.closest(".nt-pos");
     if (!pos || event.target !== pos) return;
     const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
     if (dir) {
@@ -517,8 +529,8 @@ function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
   });
   // A click on a card that offers nothing itself offers what its acorns offer (gather, lasso, spit).
   tree.addEventListener("click", (event) => {
-    const pos = event.target.closest(".pos");
-    if (!pos || pos.classList.contains("actionable")) return;
+    const pos = event.target.closest(".nt-pos");
+    if (!pos || pos.classList.contains("nt-actionable")) return;
     const items = positionActions(pos, byTarget);
     if (items.length) {
       event.stopPropagation();
@@ -575,7 +587,7 @@ function drawTrunk(obs, prevObs, me, ctx, wire) {
   const names = here.map((s) => `P${s + 1}`).join(", ") || "nobody";
   trunk.setAttribute("aria-label", `Central Trunk: ${names}`);
   if (prevObs && prevObs.boards.some((b, s) => (b.at === "trunk") !== (obs.boards[s].at === "trunk"))) {
-    trunk.classList.add("changed");
+    trunk.classList.add("nt-changed");
   }
   wire(trunk, "trunk", { focusable: false });
   return trunk;
@@ -611,7 +623,7 @@ function drawCard(obs, prevObs, limb, pos, me, ctx, wire) {
   node.dataset.key = key;
   node.setAttribute("role", "button");
   const faceUp = card.card !== null;
-  node.classList.add(faceUp ? "up" : "down");
+  node.classList.add(faceUp ? "nt-up" : "nt-down");
   if (faceUp) {
     node.dataset.kind = card.card;
     node.append(cardFace(card.card, obs.mode === "solo"));
@@ -620,7 +632,7 @@ function drawCard(obs, prevObs, limb, pos, me, ctx, wire) {
   }
   node.append(el("span", "pos-name", key));
   const acorns = acornGroup(card.brown, card.golden, "on-card");
-  for (const one of acorns.querySelectorAll(".acorn")) {
+  for (const one of acorns.querySelectorAll(".nt-acorn")) {
     wire(one, `acorn:${key}:${COLOUR[one.dataset.colour]}`, { focusable: false });
   }
   node.append(acorns);
@@ -639,12 +651,12 @@ function drawCard(obs, prevObs, limb, pos, me, ctx, wire) {
     const before = prevObs.tree[limb] && prevObs.tree[limb][pos];
     if (!before || before.card !== card.card || before.brown !== card.brown || before.golden !== card.golden
       || before.squirrels.join() !== card.squirrels.join()) {
-      node.classList.add("changed");
+      node.classList.add("nt-changed");
     }
   }
   wire(node, `pos:${key}`, { focusable: false });
-  if (!node.classList.contains("actionable") && node.querySelector(".acorn.actionable")) {
-    node.classList.add("has-acorn-actions");
+  if (!node.classList.contains("nt-actionable") && node.querySelector(".nt-acorn.nt-actionable")) {
+    node.classList.add("nt-has-acorn-actions");
   }
   return node;
 }
@@ -665,7 +677,7 @@ function drawStock(obs, prevObs, wire) {
   deckText.append(el("span", "", `${obs.deck === 1 ? "card" : "cards"} unseen`));
   deckText.append(el("span", "deck-down", `${down} face down on the tree`));
   deck.append(deckText);
-  if (prevObs && prevObs.deck !== obs.deck) deck.classList.add("changed");
+  if (prevObs && prevObs.deck !== obs.deck) deck.classList.add("nt-changed");
   box.append(deck);
 
   const supply = el("div", "supply");
@@ -689,23 +701,26 @@ function drawStock(obs, prevObs, wire) {
   gone.append(list);
   box.append(gone);
 
-  if (obs.mode === "solo") {
-    const market = el("div", "market");
-    market.append(el("span", "label", "Market · 3 points each"));
-    const cards = el("span", "market-cards");
-    for (const kind of obs.market) {
-      const card = el("div", "market-card card up");
-      card.dataset.kind = kind;
-      card.append(cardFace(kind, true));
-      card.setAttribute("aria-label", `Market: ${CARDS[kind].name}, 3 points`);
-      wire(card, `market:${kind}`);
-      if (card.classList.contains("actionable")) card.setAttribute("role", "button");
-      cards.append(card);
-    }
-    if (!obs.market.length) cards.append(el("span", "none", "sold out"));
-    market.append(cards);
-    box.append(market);
+  return box;
+}
+
+/** The solo market: the four powers for sale at 3 points each (buy on the card). */
+function drawMarket(obs, wire) {
+  const box = el("section", "nutty-market");
+  box.setAttribute("aria-label", "Market");
+  box.append(el("span", "label", "Market · 3 points each"));
+  const cards = el("div", "market-cards");
+  for (const kind of obs.market) {
+    const card = el("div", "market-card card up");
+    card.dataset.kind = kind;
+    card.append(cardFace(kind, true));
+    card.setAttribute("aria-label", `Market: ${CARDS[kind].name}, 3 points`);
+    wire(card, `market:${kind}`);
+    if (card.classList.contains("nt-actionable")) card.setAttribute("role", "button");
+    cards.append(card);
   }
+  if (!obs.market.length) cards.append(el("span", "none", "sold out"));
+  box.append(cards);
   return box;
 }
 
@@ -727,7 +742,7 @@ function drawBoard(obs, prevObs, seat, me, ctx, wire) {
   const score = el("span", "board-points", `${board.points} pt${board.points === 1 ? "" : "s"}`);
   score.setAttribute("aria-label", `${board.points} points`);
   head.append(score);
-  if (before && before.points !== board.points) score.classList.add("changed");
+  if (before && before.points !== board.points) score.classList.add("nt-changed");
   box.append(head);
 
   const zones = el("div", "zones");
@@ -741,7 +756,7 @@ function drawBoard(obs, prevObs, seat, me, ctx, wire) {
     if (before) {
       const old = part === "backpack" ? before.backpack : before[part];
       const now = part === "backpack" ? board.backpack : board[part];
-      if (JSON.stringify(old) !== JSON.stringify(now)) z.classList.add("changed");
+      if (JSON.stringify(old) !== JSON.stringify(now)) z.classList.add("nt-changed");
     }
     if (wire(z, `board:${seat}:${part}`)) z.setAttribute("role", "button");
     zones.append(z);
@@ -764,7 +779,7 @@ function drawBoard(obs, prevObs, seat, me, ctx, wire) {
     const chip = el("span", `power family-power`, CARDS[code].name);
     chip.setAttribute("aria-label", `${CARDS[code].name}: ${CARDS[code].text}`);
     if (wire(chip, `board:${seat}:power:${code}`)) chip.setAttribute("role", "button");
-    if (before && !before.powers.includes(code)) chip.classList.add("changed");
+    if (before && !before.powers.includes(code)) chip.classList.add("nt-changed");
     powers.append(chip);
   }
   const sappy = board.sappy_next + board.sappy_now;
