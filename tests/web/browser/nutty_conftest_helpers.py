@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
+SHELL = ROOT / "src" / "oakwood" / "web" / "static" / "table.html"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -40,7 +41,8 @@ HARNESS_ARGS = ["--disable-features=LocalNetworkAccessChecks"]
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """pytest-playwright's launch arguments with Debian's Chromium (``playwright install`` cannot download)."""
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS + HARNESS_ARGS}
+    args = CHROMIUM_ARGS if SHELL.exists() else CHROMIUM_ARGS + HARNESS_ARGS
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
 
 
 def _free_port() -> int:
@@ -152,9 +154,6 @@ ws.onmessage = (message) => {
   state.rendered = msg.seq;
 };
 </script></body></html>"""
-
-
-SHELL = ROOT / "src" / "oakwood" / "web" / "static" / "table.html"
 
 
 class Frames:

@@ -39,7 +39,7 @@ __all__ = ["browser_type_launch_args", "nutty_server"]
 ROOT = Path(__file__).resolve().parents[3]
 #: Screenshots of each run; docs/screens/nutty.png and nutty-solo.png are chosen copies of nutty-mid.png and
 #: nutty-solo-mid.png (taken with the shell, 1366x768).
-ARTIFACTS = Path(os.environ.get("NUTTY_SCREENS", "/tmp/nutty-screens"))
+ARTIFACTS = Path(os.environ.get("NUTTY_SCREENS", ROOT / "artifacts" / "screens"))
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
@@ -208,7 +208,7 @@ def play_to_the_end(page: Any, frames: Frames, *, limit: int, shots: dict[int, C
 
 
 def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(DESKTOP)
     answer = create_table(
         nutty_server,
@@ -240,7 +240,7 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
 
 
 def test_solo_game(page: Any, nutty_server: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(DESKTOP)
     answer = create_table(
         nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None, seed=5

@@ -310,6 +310,15 @@ export function render(root, update, ctx = {}) {
     if (focusable && !node.hasAttribute("tabindex")) node.tabIndex = 0;
     const summary = items.map((i) => actionText(i, obs)).join("; ");
     node.setAttribute("title", summary);
+    // A place one can move to says what the step costs (AP, or points in solo) right on it.
+    const move = (key === "trunk" || key.startsWith("pos:")) && items.find((i) => i.verb === "move" && !i.notation.includes(" with "));
+    if (move) {
+      const cost = costOf(move, obs);
+      const short = cost.startsWith("free") ? "free" : cost.replace(", paid as named", "").replace(" point", " pt");
+      const badge = el("span", "cost", short);
+      badge.setAttribute("aria-hidden", "true");
+      node.append(badge);
+    }
     node.addEventListener("click", (event) => {
       event.stopPropagation();
       choose(root, node, items, obs, act);
