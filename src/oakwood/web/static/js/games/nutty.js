@@ -609,6 +609,7 @@ function drawLimb(obs, prevObs, limb, side, me, ctx, wire, positions) {
   name.setAttribute("aria-label", `Limb L${limb + 1}`);
   wire(name, `limb:L${limb + 1}`);
   const track = el("div", "limb-cards");
+  track.style.setProperty("--cards", String(cards.length));
   row.append(name, track);
   if (!cards.length) track.append(el("span", "fallen", "fallen limb"));
   for (let pos = 0; pos < 5; pos += 1) {
@@ -680,10 +681,11 @@ function drawStock(obs, prevObs, wire) {
   const depth = Math.min(4, Math.ceil(obs.deck / 6));
   for (let i = 0; i < depth; i += 1) pile.append(el("span", "back"));
   deck.append(pile);
+  if (!obs.deck) pile.append(el("span", "pile-empty", "empty"));
   const deckText = el("span", "deck-text");
   const down = obs.tree.reduce((n, row) => n + row.filter((c) => c.card === null).length, 0);
-  deckText.append(el("strong", "", `Leaf Deck ${obs.deck}`));
-  deckText.append(el("span", "", `${obs.deck === 1 ? "card" : "cards"} unseen`));
+  deckText.append(el("strong", "", "Leaf Deck"));
+  deckText.append(el("span", "", obs.deck ? `${obs.deck} ${obs.deck === 1 ? "card" : "cards"}, face down` : "no cards left"));
   deckText.append(el("span", "deck-down", `${down} face down on the tree`));
   deck.append(deckText);
   if (prevObs && prevObs.deck !== obs.deck) deck.classList.add("nt-changed");
