@@ -309,7 +309,8 @@ export function render(root, update, ctx = {}) {
     node.dataset.actions = String(items.length);
     if (focusable && !node.hasAttribute("tabindex")) node.tabIndex = 0;
     const summary = items.map((i) => actionText(i, obs)).join("; ");
-    node.setAttribute("title", summary);
+    const before = node.getAttribute("title");
+    node.setAttribute("title", before ? `${before}\n${summary}` : summary);
     // A place one can move to says what the step costs (AP, or points in solo) right on it.
     const move = (key === "trunk" || key.startsWith("pos:")) && items.find((i) => i.verb === "move" && !i.notation.includes(" with "));
     if (move) {
@@ -651,7 +652,10 @@ function drawCard(obs, prevObs, limb, pos, me, ctx, wire) {
     for (const s of card.squirrels) sq.append(squirrelToken(s, ctx, s === me));
     node.append(sq);
   }
-  const what = faceUp ? CARDS[card.card]?.name || card.card : "face down";
+  const info = faceUp ? CARDS[card.card] || { name: card.card, text: "" } : null;
+  const text = info ? (obs.mode === "solo" && SOLO_TEXT[card.card]) || info.text : "";
+  const what = info ? `${info.name}${text ? ` (${text})` : ""}` : "face down";
+  if (info) node.setAttribute("title", `${info.name}${text ? `: ${text}` : ""}`); // the whole text (clamped on the card)
   const who = card.squirrels.map((s) => `P${s + 1}`).join(", ");
   node.setAttribute(
     "aria-label",
