@@ -123,7 +123,6 @@ export function playingCard(name, { size = "", interactive = false, extraClass =
   return el(tag, { ...attrs, class: `${attrs.class} s-${suit}` },
     el("span", { class: "corner", "aria-hidden": "true" }, rank, el("br"), symbol),
     el("span", { class: "pip", "aria-hidden": "true" }, face ? `${face}` : symbol),
-    face ? el("span", { class: "name", "aria-hidden": "true" }, `${rank}${symbol}`) : null,
     el("span", { class: "corner bottom", "aria-hidden": "true" }, rank, el("br"), symbol));
 }
 
