@@ -6,7 +6,8 @@ import time
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: What to click, in order (after an action of a selected card): the race buttons, the first legal target on the
 #: board (a card, the Deck, an opponent), the other board buttons, and last the move list.
@@ -64,15 +65,22 @@ def click_first(page: Page) -> str | None:
     """Click the first legal target (see :data:`CLICK_ORDER`); which selector it was, or None."""
     if page.locator("#game .card.selected").count():
         bar = page.locator("#game .actionbar button.primary[data-index]")
-        if bar.count():
-            bar.first.click()
+        if bar.count() and tap(bar.first):
             return "bar"
     for selector in CLICK_ORDER:
         target = page.locator(selector)
         if target.count():
-            target.first.click()
-            return selector
+            return selector if tap(target.first) else None
     return None
+
+
+def tap(target: Locator) -> bool:
+    """Click ``target``; False if it went away first (a newer update redrew the board): look again."""
+    try:
+        target.click(timeout=3000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def play_one(page: Page, timeout: float = 15.0) -> bool:
