@@ -196,7 +196,7 @@ function drawDeadline(seconds) {
   state.deadlineAt = performance.now() + seconds * 1000;
   const tick = () => {
     const left = Math.max(0, (state.deadlineAt - performance.now()) / 1000);
-    node.textContent = `⏱ ${left.toFixed(left < 10 ? 1 : 0)} s`;
+    node.textContent = `◷ ${left.toFixed(left < 10 ? 1 : 0)} s`;
     node.classList.toggle("urgent", left < 5);
     document.querySelectorAll("[data-countdown]").forEach((n) => { n.textContent = `${left.toFixed(1)} s`; });
     if (left <= 0) clearInterval(state.countdownTimer);
