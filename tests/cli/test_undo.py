@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from oakwood.engine.undo import UndoTracker
 from oakwood.engine import IllegalActionError, State, load
+from oakwood.engine.undo import UndoTracker
 from tests.cli.toygame import TOY_NAME, ToySnap
 from tests.games.barrell.helpers import position as barrell_position
 from tests.games.barrell.helpers import state_of as barrell_state

@@ -143,5 +143,5 @@ class WebTableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    turn_seconds: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

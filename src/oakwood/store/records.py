@@ -168,5 +168,5 @@ class WebTable:
     id: str
     game_id: int
     seats: list[dict[str, Any]]
-    turn_seconds: int | None
+    turn_seconds: float | None
     created_at: datetime

@@ -57,7 +57,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     seats: list[str]
     name: str
     options: dict[str, Any] = {}
-    turn_seconds: int | None = None
+    turn_seconds: float | None = None
+    #: the deal's seed (None: a random one), for a deal people want to play again
+    seed: int | None = None
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -186,6 +188,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             seats=body.seats,
             name=body.name,
             turn_seconds=body.turn_seconds,
+            seed=body.seed,
         )
         await room.changed()
         return JSONResponse({"table": room.table.summary(), "seat": seat, "token": token}, status_code=201)
@@ -239,10 +242,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     break
                 text, raw = frame.get("text"), frame.get("bytes")
                 data: str | bytes = text if isinstance(text, str) else raw if isinstance(raw, bytes) else b""
-                if client.over_rate(time.monotonic(), config.rate_limit):  # floods are refused before anything reads them
-                    await websocket.send_text(
-                        encode(error("rate_limited", f"more than {RATE_LIMIT} messages a second"))
-                    )
+                # floods are refused before anything reads them
+                if client.over_rate(time.monotonic(), config.rate_limit):
+                    flood = error("rate_limited", f"more than {config.rate_limit} messages a second")
+                    await websocket.send_text(encode(flood))
                     continue
                 try:
                     message = decode(data)

@@ -27,8 +27,6 @@ logger = logging.getLogger(__name__)
 MAX_NAME = 40
 #: How many tables one server holds open at once (a guard against a script filling memory).
 MAX_TABLES = 1000
-#: The turn clock's bounds in seconds, when a table has one.
-TURN_SECONDS = (10, 3600)
 
 
 def check_name(name: str) -> str:
@@ -74,9 +72,12 @@ class Registry:
         options: Mapping[str, Any],
         seats: Sequence[str],
         name: str,
-        turn_seconds: int | None,
+        turn_seconds: float | None,
+        seed: int | None = None,
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token."""
+        if len(self.rooms) >= MAX_TABLES:
+            self._forget_finished()
         if len(self.rooms) >= MAX_TABLES:
             raise TableError("too_many_tables", f"this server holds at most {MAX_TABLES} tables")
         game = _load(game_name, options)
@@ -93,12 +94,16 @@ class Registry:
                 )
         if HUMAN not in seats:
             raise TableError("bad_request", "at least one seat must be a person's")
-        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
-            low, high = TURN_SECONDS
-            raise TableError("bad_request", f"the turn clock is {low} to {high} seconds, or none")
+        low, high = self.settings.turn_seconds_range
+        if turn_seconds is not None and not low <= turn_seconds <= high:
+            raise TableError("bad_request", f"the turn clock is {low:g} to {high:g} seconds a move, or none")
         display = check_name(name)
-        seed = secrets.randbits(63)
-        state = game.new_state(players, seed)
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = game.new_state(players, seed)
+        except (OakwoodError, ValueError) as exc:
+            raise TableError("bad_request", f"bad seed: {exc}") from None
         agents = list(seats)
         try:
             live = LiveGame.start(self.store, state, agents, source="web", version=self.version)
@@ -115,6 +120,12 @@ class Registry:
         seat, token = table.take_seat(display)
         room = self._open(table, seed)
         return room, seat, token
+
+    def _forget_finished(self) -> None:
+        """Drop finished tables nobody is looking at from memory (their games stay in the store, replayable)."""
+        for table_id, room in list(self.rooms.items()):
+            if room.table.state.is_terminal() and not room.clients:
+                del self.rooms[table_id]
 
     def _open(self, table: Table, seed: int) -> Room:
         room = Room(table, self.executor, self.settings, seed)

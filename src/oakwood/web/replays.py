@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oakwood.engine import OakwoodError
+from oakwood.engine import OakwoodError, load
 from oakwood.store import Store, StoredGame, StoreError
 
 from .table import TableError
@@ -26,10 +26,18 @@ def finished_game(store: Store, game_id: int) -> StoredGame:
     return stored
 
 
+def seat_names(store: Store, stored: StoredGame) -> list[str]:
+    """Who played each seat: the display names of a web table's people, else the stored agent names."""
+    tables = store.web_tables(game_id=stored.id) if stored.source == "web" else []
+    if not tables:
+        return list(stored.agents)
+    return [seat.get("name") or agent for seat, agent in zip(tables[0].seats, stored.agents, strict=False)]
+
+
 def replay_info(store: Store, game_id: int) -> dict[str, Any]:
     """What the replay page needs first: the game, its seats and how many steps it has."""
     stored = finished_game(store, game_id)
-    title = stored.replay().play(0).game.title
+    title = load(stored.game, **stored.options).title
     return {
         "game_id": stored.id,
         "game": stored.game,
@@ -38,6 +46,7 @@ def replay_info(store: Store, game_id: int) -> dict[str, Any]:
         "options": stored.options,
         "steps": stored.steps,
         "agents": stored.agents,
+        "names": seat_names(store, stored),
         "source": stored.source,
         "scores": stored.scores,
         "winners": stored.winners,
@@ -57,6 +66,7 @@ def replay_step(store: Store, game_id: int, step: int, seat: int | None) -> dict
     except OakwoodError as exc:
         raise TableError("bad_request", f"game {game_id} no longer replays: {exc}") from None
     game = state.game
+    names = seat_names(store, stored)
     observation = state.observe(seat)
     return {
         "type": "update",
@@ -84,12 +94,12 @@ def replay_step(store: Store, game_id: int, step: int, seat: int | None) -> dict
                 {
                     "seat": i,
                     "kind": "human" if agent == "human" else "bot",
-                    "level": None,
-                    "name": agent,
+                    "level": None if agent == "human" else agent,
+                    "name": name,
                     "connected": False,
                     "covered": False,
                 }
-                for i, agent in enumerate(stored.agents)
+                for i, (agent, name) in enumerate(zip(stored.agents, names, strict=True))
             ],
             "turn_seconds": None,
             "game_id": stored.id,

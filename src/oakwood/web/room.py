@@ -18,12 +18,13 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from oakwood.agents import make_agent
+from oakwood.agents.levels import level_bot
 from oakwood.engine import Decision, Rng
 from oakwood.engine.agent import PlayerView, as_choice
 
@@ -52,8 +53,13 @@ class RoomSettings:
     bot_pace: float = 0.8
     #: seconds without a connection before a bot takes an absent player's seat
     absent_seconds: float = 30.0
-    #: seconds a person has to slap or pass in a Hoard race before the window closes (a pass)
+    #: seconds a person has to slap or pass in a race before the window closes (a pass), unless the game
+    #: has its own window option (S'Quarrels' ``hoard_race_window_s``)
     race_seconds: float = 8.0
+    #: the most a searching bot thinks about one move, in seconds (its level's iterations, or less)
+    bot_seconds: float = 2.0
+    #: the bounds of a table's turn clock, in seconds a move
+    turn_seconds_range: tuple[float, float] = (10.0, 3600.0)
 
 
 @dataclass(eq=False)
@@ -87,11 +93,10 @@ class Room:
         self._world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search: never the game's own generator
         self._agents: dict[tuple[int, str], Any] = {}
         self._seed = seed
+        self._race_seconds = race_window(table, settings.race_seconds)
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._deadlines: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
-        #: called after every applied change (the registry uses it to drop finished tables from memory)
-        self.on_change: Callable[[Room], None] | None = None
 
     # ------------------------------------------------------------------ connections
     async def connect(self, client: Client) -> None:
@@ -168,8 +173,6 @@ class Room:
         """The position or the seats changed: tell everyone, then plan who acts next."""
         self._plan()
         await self.broadcast()
-        if self.on_change is not None:
-            self.on_change(self)
 
     async def broadcast(self) -> None:
         """Send every greeted connection its own update."""
@@ -205,8 +208,9 @@ class Room:
                 task = self._thinking.get(seat)
                 if task is None or task.done():
                     self._thinking[seat] = asyncio.create_task(self._bot_turn(seat, table.seq))
-            elif seat not in self._deadlines:
-                seconds = self.settings.race_seconds if race else table.turn_seconds
+            elif seat not in self._deadlines and (race or record.connections > 0):
+                # a person's clock runs while they are here; one who is away is covered after absent_seconds
+                seconds = self._race_seconds if race else table.turn_seconds
                 if seconds is not None:
                     loop = asyncio.get_running_loop()
                     handle = loop.call_later(seconds, self._time_up, seat)
@@ -234,7 +238,9 @@ class Room:
         level = self._level(seat)
         key = (seat, level)
         if key not in self._agents:
-            self._agents[key] = make_agent(self.table.game, level, seed=self._seed + 7 * (seat + 1))
+            game = self.table.game
+            budget = {"seconds": self.settings.bot_seconds} if level_bot(game, level) == "ismcts" else {}
+            self._agents[key] = make_agent(game, level, seed=self._seed + 7 * (seat + 1), **budget)
         return self._agents[key]
 
     async def _bot_turn(self, seat: int, seq: int) -> None:
@@ -334,3 +340,12 @@ class Room:
             task.cancel()
         self._deadlines.clear()
         self._absent.clear()
+
+
+def race_window(table: Table, default: float) -> float:
+    """How long a race stays open for people: the game's own option (a name ending in ``race_window_s``),
+    else ``default``."""
+    for name, value in table.game.options.to_dict().items():
+        if name.endswith("race_window_s") and isinstance(value, int | float) and value > 0:
+            return float(value)
+    return default

@@ -97,7 +97,7 @@ class Table:
     state: State
     seats: list[Seat]
     live: LiveGame
-    turn_seconds: int | None = None
+    turn_seconds: float | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     #: counts every change of the position (a move, an undo): a request must answer the latest
     seq: int = 0
@@ -152,13 +152,12 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and every client see it."""
-        replay = self.state.replay()
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
             "players": self.state.num_players,
-            "options": replay.options,
+            "options": self.game.options.to_dict(),
             "status": self.status,
             "seats": [seat.summary(number) for number, seat in enumerate(self.seats)],
             "turn_seconds": self.turn_seconds,
@@ -173,6 +172,8 @@ class Table:
     def act(self, seat: int, seq: int | None, index: int) -> Hashable:
         """Apply ``seat``'s action with codec index ``index``, answering update ``seq`` (None: a bot, or a
         clock, acting on the current position). Stored before it returns; the action applied."""
+        if not 0 <= seat < len(self.seats):
+            raise TableError("not_your_turn", "that is not a seat at this table")
         if self.state.is_terminal():
             raise TableError("game_over", "the game is over")
         if self.status == "waiting":

@@ -22,7 +22,7 @@ def upgrade() -> None:
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
         sa.Column("seats", sa.JSON, nullable=False),
-        sa.Column("turn_seconds", sa.Integer, nullable=True),
+        sa.Column("turn_seconds", sa.Float, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("game_id"),
     )

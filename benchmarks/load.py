@@ -1,0 +1,144 @@
+"""Many concurrent tables over real WebSockets on loopback: how fast every client hears of a move.
+
+Starts ``oakwood serve`` on a temporary database (bots move at once), creates ``--tables`` tables of a person
+against bots, and connects one client per table that plays like a brisk person: on each of its turns it
+waits ``--think`` seconds, then sends the first legal move. For ``--seconds`` it measures, for every move a
+client sends, the time until that client receives the update that includes it (the server stores the move
+before it sends any update), and counts errors. Finished games are replaced by new tables, so the load stays
+level. Prints tables, moves and messages a second, p50/p95/p99 latency and the server's CPU.
+
+    python benchmarks/load.py --tables 200 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Load:
+    """The clients and what they measured."""
+
+    def __init__(self, base: str, game: str, seats: list[str], think: float, until: float) -> None:
+        self.base, self.game, self.seats, self.think, self.until = base, game, seats, think, until
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.messages = 0
+        self.games = 0
+
+    async def table(self, http: httpx.AsyncClient) -> None:
+        """Play tables one after another until the time is up."""
+        while time.monotonic() < self.until:
+            body = {"game": self.game, "players": len(self.seats), "seats": self.seats, "name": "Load"}
+            answer = (await http.post(f"{self.base}/api/tables", json=body)).json()
+            await self.play(answer["table"]["id"], answer["token"])
+
+    async def play(self, table_id: str, token: str) -> None:
+        url = self.base.replace("http", "ws") + f"/ws/tables/{table_id}"
+        async with connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sent_at: dict[int, float] = {}
+            while time.monotonic() < self.until:
+                message: dict[str, Any] = json.loads(await ws.recv())
+                self.messages += 1
+                if message["type"] == "error":
+                    if message["code"] != "stale":
+                        self.errors.append(message["code"])
+                    continue
+                now = time.monotonic()
+                for seq in [s for s in sent_at if message["seq"] > s]:
+                    self.latencies.append(now - sent_at.pop(seq))
+                if message["observation"]["terminal"]:
+                    self.games += 1
+                    return
+                if message["legal"] and message["seq"] not in sent_at:
+                    await asyncio.sleep(self.think)
+                    sent_at[message["seq"]] = time.monotonic()
+                    move = {"type": "act", "seq": message["seq"], "action": message["legal"][0]["index"]}
+                    await ws.send(json.dumps(move))
+
+
+async def run(args: argparse.Namespace, base: str) -> Load:
+    load = Load(base, args.game, ["human", *[args.bots] * (args.players - 1)], args.think, 0.0)
+    load.until = time.monotonic() + args.seconds
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        await asyncio.gather(*(load.table(http) for _ in range(args.tables)))
+    return load
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0–1) of ``values`` in milliseconds."""
+    return 1000 * statistics.quantiles(values, n=100)[round(q * 100) - 1] if len(values) > 1 else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--game", default="barrell")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--bots", default="medium", help="the level of every other seat")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before each move")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        command = [sys.executable, "-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", "0"]
+        server = subprocess.Popen([*command, "--db", f"sqlite:///{folder}/load.db"], env=env, stdout=subprocess.DEVNULL)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(300):
+                try:
+                    httpx.get(f"{base}/api/tables", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            cpu_before, started = cpu_seconds(server.pid), time.monotonic()
+            load = asyncio.run(run(args, base))
+            elapsed = time.monotonic() - started
+            cpu = cpu_seconds(server.pid) - cpu_before
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    moves = len(load.latencies)
+    print(f"{args.tables} tables of {args.game} ({args.players} seats, bots {args.bots}), {elapsed:.0f} s")
+    print(
+        f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
+    )
+    print(f"games finished {load.games}, errors {len(load.errors)} {sorted(set(load.errors))}")
+    p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
+    print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
+    print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
+
+
+if __name__ == "__main__":
+    main()
