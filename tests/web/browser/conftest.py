@@ -32,7 +32,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running ``oakwood serve`` (bots move at once)."""
     db = tmp_path_factory.mktemp("serve") / "oakwood.db"
     port = free_port()

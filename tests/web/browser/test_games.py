@@ -52,8 +52,8 @@ def play_with_screenshots(page: Page, screens: Path, game: str, after: int, limi
     return clicks
 
 
-def test_a_whole_squarrels_game_by_clicking(page: Page, server: str, screens: Path) -> None:
-    create_from_lobby(page, server, "squarrels", 3, "Ann", single_round=True)
+def test_a_whole_squarrels_game_by_clicking(page: Page, live_server: str, screens: Path) -> None:
+    create_from_lobby(page, live_server, "squarrels", 3, "Ann", single_round=True)
     expect(page.locator("#seats .seat")).to_have_count(3)
     clicks = play_with_screenshots(page, screens, "squarrels", after=12)
     final = update(page)
@@ -64,8 +64,8 @@ def test_a_whole_squarrels_game_by_clicking(page: Page, server: str, screens: Pa
     assert clicks > 5
 
 
-def test_a_whole_barrell_game_by_clicking(page: Page, server: str, screens: Path) -> None:
-    create_from_lobby(page, server, "barrell", 3, "Ann")
+def test_a_whole_barrell_game_by_clicking(page: Page, live_server: str, screens: Path) -> None:
+    create_from_lobby(page, live_server, "barrell", 3, "Ann")
     expect(page.locator("#seats .seat")).to_have_count(3)
     clicks = play_with_screenshots(page, screens, "barrell", after=4)
     final = update(page)

@@ -54,14 +54,14 @@ def check_barrell_frame(frame: dict[str, Any]) -> None:
             assert slot["face_up"] or slot["card"] is None, f"a face-down card shown to a spectator: {slot}"
 
 
-def watch_a_game(browser: Browser, server: str, game: str, moves: int, **options: Any) -> None:
-    made = create_table(server, game, ["human", "medium", "medium"], name="Ann", **options)
+def watch_a_game(browser: Browser, live_server: str, game: str, moves: int, **options: Any) -> None:
+    made = create_table(live_server, game, ["human", "medium", "medium"], name="Ann", **options)
     table = made["table"]["id"]
     player = browser.new_context().new_page()
     spectator = browser.new_context().new_page()
     frames = record(spectator)
-    open_seat(player, server, table, made["token"])
-    open_seat(spectator, server, table, None)
+    open_seat(player, live_server, table, made["token"])
+    open_seat(spectator, live_server, table, None)
     expect(spectator.locator("#status")).to_contain_text("watching")
     clicks = 0
     while clicks < moves and not is_over(player):
@@ -88,16 +88,16 @@ def watch_a_game(browser: Browser, server: str, game: str, moves: int, **options
     assert update(spectator)["seat"] is None
 
 
-def test_a_spectator_of_squarrels_sees_nothing_hidden(browser: Browser, server: str) -> None:
-    watch_a_game(browser, server, "squarrels", 40, single_round=True)
+def test_a_spectator_of_squarrels_sees_nothing_hidden(browser: Browser, live_server: str) -> None:
+    watch_a_game(browser, live_server, "squarrels", 40, single_round=True)
 
 
-def test_a_spectator_of_barrell_sees_nothing_hidden(browser: Browser, server: str) -> None:
-    watch_a_game(browser, server, "barrell", 25)
+def test_a_spectator_of_barrell_sees_nothing_hidden(browser: Browser, live_server: str) -> None:
+    watch_a_game(browser, live_server, "barrell", 25)
 
 
-def test_a_display_name_with_markup_shows_as_text(page: Page, server: str) -> None:
-    page.goto(f"{server}/")
+def test_a_display_name_with_markup_shows_as_text(page: Page, live_server: str) -> None:
+    page.goto(f"{live_server}/")
     page.fill("#name", "<b>x</b>")
     page.select_option("#game", "barrell")
     page.click("#create button[type=submit]")
@@ -108,6 +108,6 @@ def test_a_display_name_with_markup_shows_as_text(page: Page, server: str) -> No
     expect(name).to_have_text("<b>x</b>")
     assert page.locator("#seats b, #game b").count() == 0
     expect(page.locator("#game .zone.you .who")).to_contain_text("<b>x</b>")
-    page.goto(f"{server}/")
+    page.goto(f"{live_server}/")
     expect(page.locator(f"#tables li[data-table='{table}'] .who")).to_contain_text("<b>x</b>")
     assert page.locator("#tables b").count() == 0

@@ -66,13 +66,13 @@ def check_race(pages: list[Page], seats: list[int], screens: Path) -> None:
     assert f"P{seats[racer] + 1} " in str(won[-1]["text"])
 
 
-def test_two_people_play_a_quarrel_and_a_hoard_race(browser: Browser, server: str, screens: Path) -> None:
-    made = create_table(server, "squarrels", ["human", "human"], name="Ann", hoard_drawer_may_race=True)
+def test_two_people_play_a_quarrel_and_a_hoard_race(browser: Browser, live_server: str, screens: Path) -> None:
+    made = create_table(live_server, "squarrels", ["human", "human"], name="Ann", hoard_drawer_may_race=True)
     table = made["table"]["id"]
     ann = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     bob = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-    open_seat(ann, server, table, made["token"])
-    bob.goto(f"{server}/t/{table}")  # the invite link: no token, a free seat: asked for a name
+    open_seat(ann, live_server, table, made["token"])
+    bob.goto(f"{live_server}/t/{table}")  # the invite link: no token, a free seat: asked for a name
     bob.fill("#join-name", "Bob")
     bob.click("#join-form button[type=submit]")
     wait_update(bob)
