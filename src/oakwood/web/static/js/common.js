@@ -24,6 +24,11 @@ export function append(node, children) {
   return node;
 }
 
+/** A label as a button shows it: "Pass for the rest of the battle". */
+export function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
 /** The name to show for a seat of a table summary. */
 export function seatLabel(table, seat) {
   const s = table && table.seats ? table.seats[seat] : null;
@@ -137,7 +142,7 @@ export function cardBack({ size = "", label = "a face-down card", count = null, 
 
 /** A row of `n` small card backs (a hand seen from across the table). */
 export function backs(n, label) {
-  const row = el("div", { class: "row", role: "img", "aria-label": label, title: label });
+  const row = el("div", { class: "row hand-backs", role: "img", "aria-label": label, title: label });
   const shown = Math.min(n, 12);
   for (let i = 0; i < shown; i++) row.append(el("div", { class: "card back tiny", "aria-hidden": "true" }));
   if (n > shown) row.append(el("span", { class: "hint" }, `+${n - shown}`));

@@ -1,6 +1,6 @@
 // The table page: the connection to /ws/tables/{table}, the header, the log, the move list, the rules, errors
 // and the live region. The game area is drawn by the game's own module, games/<game>.js: render(root, update, ctx).
-import { el, markdown, seatLabel } from "./common.js";
+import { capitalise, el, markdown, seatLabel } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const tokenKey = `oakwood-token-${tableId}`;
@@ -186,8 +186,6 @@ function drawMoves(update) {
       title: action.notation, onclick: () => act(action.index) }, capitalise(action.label)));
   }
 }
-
-function capitalise(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 
 function drawDeadline(seconds) {
   clearInterval(state.countdownTimer);

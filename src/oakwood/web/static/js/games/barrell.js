@@ -1,7 +1,7 @@
 // Barrell drawn from an update: your hand (play / mulligan / give on the cards), every field face up and face
 // down (return on your field's cards), the Queen Zone, the Deck and the Discard (take on its cards), battle wins,
 // pass / keep / Joker buttons, opponents as targets of a swap or a heart gift, and committed gifts as "chosen".
-import { el, backs, cardBack, cardShort, playingCard, rovingHand, focusKey, restoreFocus } from "../common.js";
+import { capitalise, el, backs, cardBack, cardShort, playingCard, rovingHand, focusKey, restoreFocus } from "../common.js";
 
 const CARD_VERBS = new Set(["play", "mulligan", "give", "return", "take"]);
 const TARGET_VERBS = new Set(["swap", "gift"]);
@@ -94,7 +94,7 @@ export function render(root, update, ctx) {
       obs.queen_zone.length ? obs.queen_zone.map((c) => playingCard(c, { size: "small" })) : el("span", { class: "hint" }, "empty")),
     el("span", {}, "Queen Zone")));
   middle.append(el("div", { class: "pile" },
-    cardBack({ label: `Deck, ${obs.deck_size} cards`, count: obs.deck_size }), el("span", {}, "Deck")));
+    cardBack({ size: "small", label: `Deck, ${obs.deck_size} cards`, count: obs.deck_size }), el("span", {}, "Deck")));
   const takes = legal.some((a) => a.verb === "take");
   const shown = takes ? obs.discard : obs.discard.slice(-8);
   middle.append(el("div", { class: "pile" },
@@ -120,7 +120,7 @@ export function render(root, update, ctx) {
       hand.append(actionable(name, { key: `hand-${name}`, extra: prevObs && !before.has(name) ? "fresh" : "" }));
     }
     if (!(obs.hand || []).length) hand.append(el("span", { class: "hint" }, "Your hand is empty."));
-    zone.append(el("div", { class: "hint" }, "Your hand:"), hand);
+    zone.append(hand);
     if (obs.aside && obs.aside.length) {
       zone.append(el("div", { class: "row hint" }, "Set aside for the mulligan: ", obs.aside.map((c) => playingCard(c, { size: "small" }))));
     }
@@ -129,13 +129,13 @@ export function render(root, update, ctx) {
       bar.append(el("span", { class: "hint" }, `${cardShort(selected)}:`));
       for (const action of byCard.get(selected)) {
         bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index) },
-          onclick: () => ctx.act(action.index) }, action.label));
+          onclick: () => ctx.act(action.index) }, capitalise(action.label)));
       }
     }
     for (const action of legal.filter((a) => !CARD_VERBS.has(a.verb))) {
       const big = ["pass", "keep", "joker keep", "joker field"].includes(action.verb);
       bar.append(el("button", { type: "button", class: big ? "primary" : "", dataset: { index: String(action.index) },
-        onclick: () => ctx.act(action.index) }, action.label));
+        onclick: () => ctx.act(action.index) }, capitalise(action.label)));
     }
     if (obs.my_gift !== undefined) bar.append(el("span", { class: "badge chosen" }, `you chose to give your hearts to ${ctx.seatName(obs.my_gift)}`));
     if (!bar.childNodes.length && toAct.has(me)) bar.append(el("span", { class: "hint" }, "Click a highlighted card."));
@@ -166,13 +166,13 @@ function fieldZone(obs, s, ctx, toAct, differs, { actionable, mine }) {
         label: `${cardShort(slot.card)}${slot.face_up ? "" : " (face down, you know it)"}` }));
     }
   });
-  if (!obs.fields[s].length) field.append(el("span", { class: "hint" }, "empty field"));
+  if (!obs.fields[s].length) field.append(el("span", { class: "hint" }, "empty"));
   const known = (obs.known_in_hands[s] || []).filter(() => !mine);
   const zone = el("section", { class: `zone${toAct.has(s) ? " turn" : ""}${mine ? " you" : ""}`, "aria-label": mine ? "Your field and hand" : ctx.seatName(s), dataset: { seat: String(s) } },
     el("div", { class: "zone-title" }, el("span", { class: "who" }, mine ? `${ctx.seatName(s)} — you` : ctx.seatName(s)),
-      el("span", { class: "sub" }, `${obs.hand_sizes[s]} cards in hand`), badges),
+      el("span", { class: "sub" }, `${obs.hand_sizes[s]} card${obs.hand_sizes[s] === 1 ? "" : "s"} in hand`), badges),
     mine ? null : backs(obs.hand_sizes[s], `${obs.hand_sizes[s]} cards in hand`),
-    el("div", { class: "hint" }, "Field:"), field,
+    el("div", { class: "row" }, el("span", { class: "hint" }, "Field:"), field),
     known.length ? el("div", { class: "row hint" }, "Known in hand: ", known.map((c) => playingCard(c, { size: "small" }))) : null,
     obs.recalled[s] && obs.recalled[s].length && !mine ? el("div", { class: "hint" }, `Seen returning to hand or field: ${obs.recalled[s].map(cardShort).join(" ")}`) : null);
   return zone;

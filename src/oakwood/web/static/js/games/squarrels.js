@@ -1,7 +1,7 @@
 // S'Quarrels drawn from an update: your hand as cards (store / discard / play on the cards), the Deck (draw),
 // the Hoard race (big slap / pass buttons with the countdown), the Quarrel (who has committed), every other
 // player's hand size, storage and known cards, the Action discard, the Hoard pile and the scores.
-import { el, backs, rovingHand, focusKey, restoreFocus } from "../common.js";
+import { capitalise, el, backs, rovingHand, focusKey, restoreFocus } from "../common.js";
 
 const LOOK = {
   rotten: { cls: "sq-rotten", pip: "☠", title: "Rotten Acorn", short: "Rotten" },
@@ -159,13 +159,13 @@ export function render(root, update, ctx) {
       bar.append(el("span", { class: "hint" }, `${look(selected).title}:`));
       for (const action of byCard.get(selected)) {
         bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index) },
-          onclick: () => ctx.act(action.index) }, action.label));
+          onclick: () => ctx.act(action.index) }, capitalise(action.label)));
       }
     } else if (handActions.length) {
       bar.append(el("span", { class: "hint" }, hint(obs, handActions)));
     }
     for (const action of legal.filter((a) => a.verb === "end")) {
-      bar.append(el("button", { type: "button", onclick: () => ctx.act(action.index) }, action.label));
+      bar.append(el("button", { type: "button", onclick: () => ctx.act(action.index) }, capitalise(action.label)));
     }
     zone.append(bar);
     if (obs.known_in_hands?.[me]?.length) {
@@ -200,7 +200,7 @@ function playerZone(obs, s, ctx, toAct, differs) {
   const known = obs.known_in_hands?.[s] || [];
   return el("section", { class: `zone${toAct.has(s) ? " turn" : ""}`, "aria-label": ctx.seatName(s), dataset: { seat: String(s) } },
     el("div", { class: "zone-title" }, el("span", { class: "who" }, ctx.seatName(s)),
-      el("span", { class: "sub" }, `total ${obs.scores[s]} · ${obs.hand_sizes[s]} cards`), badges),
+      el("span", { class: "sub" }, `total ${obs.scores[s]} · ${obs.hand_sizes[s]} card${obs.hand_sizes[s] === 1 ? "" : "s"}`), badges),
     el("div", { class: differs((o) => o.hand_sizes[s]) ? "changed" : "" }, backs(obs.hand_sizes[s], `${obs.hand_sizes[s]} cards in hand`)),
     el("div", { class: `row${differs((o) => o.storage[s]) ? " changed" : ""}` }, el("span", { class: "hint" }, "Stored:"), storageRow(obs, s)),
     known.length ? el("div", { class: "row hint" }, "Known in hand: ", known.map((n) => sqCard(n, { size: "small" }))) : null);
