@@ -138,7 +138,7 @@ export function render(root, update, ctx) {
         onclick: () => ctx.act(action.index) }, capitalise(action.label)));
     }
     if (obs.my_gift !== undefined) bar.append(el("span", { class: "badge chosen" }, `you chose to give your hearts to ${ctx.seatName(obs.my_gift)}`));
-    if (!bar.childNodes.length && toAct.has(me)) bar.append(el("span", { class: "hint" }, "Click a highlighted card."));
+    if (!bar.childNodes.length && legal.length) bar.append(el("span", { class: "hint" }, "Click a highlighted card."));
     zone.append(bar);
     board.append(zone);
     rovingHand(hand);
