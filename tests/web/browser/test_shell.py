@@ -89,3 +89,17 @@ def test_an_illegal_message_shows_a_dismissible_banner(page: Page, live_server: 
     expect(page.locator("#banner .msg")).to_contain_text("position changed")
     page.click("#banner-close")
     expect(page.locator("#banner")).to_be_hidden()
+
+
+def test_a_bot_covers_a_player_out_of_time_until_they_are_back(page: Page, live_server: str) -> None:
+    body = {"game": "squarrels", "players": 2, "options": {}, "seats": ["human", "medium"], "name": "Ann"}
+    made = httpx.post(f"{live_server}/api/tables", json={**body, "turn_seconds": 10}, timeout=10).json()
+    open_seat(page, live_server, made["table"]["id"], made["token"])
+    page.wait_for_function("() => window.oakwood.update.legal.length > 0", timeout=20_000)
+    expect(page.locator("#countdown")).to_be_visible()
+    notice = page.locator("#covered-notice")
+    expect(notice).to_be_visible(timeout=20_000)  # the clock ran out: a bot plays for Ann
+    expect(page.locator("#seats .seat.you .badge.covered")).to_have_text("bot playing")
+    page.click("#back")
+    expect(notice).to_be_hidden(timeout=10_000)
+    expect(page.locator("#seats .seat.you .badge.covered")).to_have_count(0)

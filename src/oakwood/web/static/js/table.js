@@ -113,7 +113,11 @@ async function onUpdate(update) {
     state.log.push(event);
     fresh.push(event);
   }
-  if (!first && from !== 0) announce(fresh.map((e) => e.text).join(" "));
+  if (!first && from !== 0) {
+    // the live region tells what the others did (a player's own moves are what they just chose)
+    const own = update.seat === null ? null : `P${update.seat + 1} `;
+    announce(fresh.filter((e) => own === null || !e.text.startsWith(own)).map((e) => e.text).join(" "));
+  }
   const mine = update.seat === null ? "watching" : `playing as ${seatLabel(update.table, update.seat)}`;
   setStatus(`${mine} · ${update.table.status}`);
   drawHeader(update);
@@ -179,6 +183,12 @@ function drawMoves(update) {
     const why = update.seat === null ? "You are watching." : update.observation.terminal ? "The game is over."
       : update.table.status === "waiting" ? "Waiting for every seat to be taken." : "Waiting for the other players.";
     moves.append(el("p", { class: "empty" }, why));
+    if (update.table.status === "waiting") {
+      const link = `${location.origin}/t/${update.table.id}`;
+      moves.append(el("p", { class: "invite" }, "Invite a friend with this link: ",
+        el("a", { href: link, class: "invite-link" }, link), " ",
+        el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, "Copy")));
+    }
     return;
   }
   for (const action of update.legal) {
