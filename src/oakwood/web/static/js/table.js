@@ -100,6 +100,8 @@ function showBanner(text) {
 
 async function onUpdate(update) {
   state.retries = 0;
+  // a table waiting for its players refuses every move (`waiting`), so none is offered yet
+  if (update.table.status === "waiting") update.legal = [];
   const first = !state.greeted;
   state.greeted = true;
   state.previous = state.update;
