@@ -91,7 +91,7 @@ def test_the_lobby_lists_every_game_with_its_options_and_levels(client: TestClie
     catalog = client.get("/api/catalog").json()
     assert catalog["levels"] == ["easy", "medium", "hard", "expert"]
     by_name = {g["name"]: g for g in catalog["games"]}
-    assert set(by_name) == {"squarrels", "barrell", "nutty"}
+    assert {"squarrels", "barrell", "nutty"} <= set(by_name)  # (other tests may register toy games)
     option = next(o for o in by_name["squarrels"]["options"] if o["name"] == "hoard_race")
     assert option["default"] == load("squarrels").options.hoard_race and option["choices"] and option["help"]
     assert by_name["nutty"]["min_players"] == 1
