@@ -49,10 +49,9 @@ def test_a_table_waits_for_its_people_then_plays(client: TestClient) -> None:
     assert [t["id"] for t in listed if t["status"] == "waiting"] == [table_id]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ann:
         update = hello(ann, answer["token"])
-        assert update["legal"] == [] or update["table"]["status"] == "waiting"
-        if update["legal"]:  # it is Ann's move, but the table is not full: refused
-            send(ann, type="act", seq=update["seq"], action=update["legal"][0]["index"])
-            assert receive(ann)["code"] == "waiting"
+        assert update["legal"] == [] and update["table"]["status"] == "waiting"  # no move offered while waiting
+        send(ann, type="act", seq=update["seq"], action=0)
+        assert receive(ann)["code"] == "waiting"
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bob"})
         assert joined.status_code == 200
         bob_token = joined.json()["token"]
