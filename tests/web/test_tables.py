@@ -49,10 +49,9 @@ def test_a_table_waits_for_its_people_then_plays(client: TestClient) -> None:
     assert [t["id"] for t in listed if t["status"] == "waiting"] == [table_id]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ann:
         update = hello(ann, answer["token"])
-        assert update["legal"] == [] or update["table"]["status"] == "waiting"
-        if update["legal"]:  # it is Ann's move, but the table is not full: refused
-            send(ann, type="act", seq=update["seq"], action=update["legal"][0]["index"])
-            assert receive(ann)["code"] == "waiting"
+        assert update["legal"] == [] and update["table"]["status"] == "waiting"  # no move offered while waiting
+        send(ann, type="act", seq=update["seq"], action=0)
+        assert receive(ann)["code"] == "waiting"
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bob"})
         assert joined.status_code == 200
         bob_token = joined.json()["token"]
@@ -91,7 +90,7 @@ def test_the_lobby_lists_every_game_with_its_options_and_levels(client: TestClie
     catalog = client.get("/api/catalog").json()
     assert catalog["levels"] == ["easy", "medium", "hard", "expert"]
     by_name = {g["name"]: g for g in catalog["games"]}
-    assert set(by_name) == {"squarrels", "barrell", "nutty"}
+    assert {"squarrels", "barrell", "nutty"} <= set(by_name)  # (other tests may register toy games)
     option = next(o for o in by_name["squarrels"]["options"] if o["name"] == "hoard_race")
     assert option["default"] == load("squarrels").options.hoard_race and option["choices"] and option["help"]
     assert by_name["nutty"]["min_players"] == 1

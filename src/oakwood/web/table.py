@@ -237,7 +237,7 @@ class Table:
         observation = state.observe(seat)
         events = state.events_seen_by(seat, since)
         legal: list[dict[str, Any]] = []
-        if seat is not None and seat in self.to_act():
+        if seat is not None and seat in self.to_act() and self.status == "playing":  # a waiting table takes no move
             for action in state.legal_actions(seat):
                 legal.append(
                     {

@@ -1,0 +1,117 @@
+"""What the browser tests do on a page: create tables, wait for updates, and play by clicking only."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+#: What to click, in order (after an action of a selected card): the race buttons, the first legal target on the
+#: board (a card, the Deck, an opponent), the other board buttons, and last the move list.
+CLICK_ORDER = (
+    "#game .big-buttons button[data-index]",
+    "#game .card.playable",
+    "#game .zone.target",
+    "#game .actionbar button[data-index]",
+    "#moves button",
+)
+
+
+def create_table(base: str, game: str, seats: list[str], name: str = "Ann", **options: Any) -> dict[str, Any]:
+    """Create a table over HTTP; the answer (``table``, ``seat``, ``token``)."""
+    body = {"game": game, "players": len(seats), "options": options, "seats": seats, "name": name, "turn_seconds": None}
+    answer = httpx.post(f"{base}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def open_seat(page: Page, base: str, table: str, token: str | None) -> None:
+    """Open the table page holding ``token`` (None: as a spectator) and wait for the first update."""
+    page.goto(f"{base}/")
+    if token is not None:
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"oakwood-token-{table}", token])
+    page.goto(f"{base}/t/{table}")
+    wait_update(page)
+
+
+def wait_update(page: Page, timeout: float = 20_000) -> None:
+    page.wait_for_function("() => window.oakwood && window.oakwood.update !== null", timeout=timeout)
+
+
+def update(page: Page) -> dict[str, Any]:
+    """The latest update the page received."""
+    result: dict[str, Any] = page.evaluate("() => window.oakwood.update")
+    return result
+
+
+def seq(page: Page) -> int:
+    value: int = page.evaluate("() => window.oakwood.update ? window.oakwood.update.seq : -1")
+    return value
+
+
+def is_over(page: Page) -> bool:
+    return bool(page.evaluate("() => !!(window.oakwood.update && window.oakwood.update.observation.terminal)"))
+
+
+def has_moves(page: Page) -> bool:
+    return bool(page.evaluate("() => !!(window.oakwood.update && window.oakwood.update.legal.length)"))
+
+
+def click_first(page: Page) -> str | None:
+    """Click the first legal target (see :data:`CLICK_ORDER`); which selector it was, or None."""
+    if page.locator("#game .card.selected").count():
+        bar = page.locator("#game .actionbar button.primary[data-index]")
+        if bar.count() and tap(bar.first):
+            return "bar"
+    for selector in CLICK_ORDER:
+        target = page.locator(selector)
+        if target.count():
+            return selector if tap(target.first) else None
+    return None
+
+
+def tap(target: Locator) -> bool:
+    """Click ``target``; False if it went away first (a newer update redrew the board): look again."""
+    try:
+        target.click(timeout=3000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
+def play_one(page: Page, timeout: float = 15.0) -> bool:
+    """If the page has a move to make, make it by clicking and wait for the position to change (or for a card's
+    actions to open); whether a click was made."""
+    if not has_moves(page):
+        return False
+    before = seq(page)
+    clicked = click_first(page)
+    if clicked is None:
+        return False
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if seq(page) != before or page.locator("#game .card.selected").count() or is_over(page):
+            return True
+        page.wait_for_timeout(40)
+    return True  # a stale click (a bot moved first) is refused and shown; the next round looks again
+
+
+def play_to_end(pages: list[Page], max_clicks: int = 2000, timeout: float = 240.0) -> int:
+    """Play every page by clicking until the game is over; the number of clicks."""
+    clicks = 0
+    end = time.monotonic() + timeout
+    while not is_over(pages[0]):
+        assert time.monotonic() < end, "the game did not end in time"
+        assert clicks < max_clicks, "too many clicks"
+        moved = False
+        for page in pages:
+            if play_one(page):
+                clicks += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(50)
+    return clicks
