@@ -237,6 +237,16 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
     page.screenshot(path=str(ARTIFACTS / "nutty-over.png"))
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(ARTIFACTS / "nutty-over-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    if (ROOT / "src" / "oakwood" / "web" / "static" / "replay.html").exists():
+        # The finished game's replay page draws every step with the same module, nothing to click.
+        page.goto(f"{nutty_server}/replay/{final['table']['game_id']}")
+        page.wait_for_function(f"() => ({DRAWN})() === 0")  # the replay opens on the deal
+        assert page.locator("#game .nt-pos.nt-card.nt-down").count() == 30
+        assert page.locator("#game .nt-actionable").count() == 0
+        page.click("#next")
+        page.wait_for_function(f"() => ({DRAWN})() === 1")
+        assert page.locator("#game .nt-limb").count() == 6
 
 
 def test_solo_game(page: Any, nutty_server: str) -> None:
