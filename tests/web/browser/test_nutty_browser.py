@@ -2,7 +2,8 @@
 a whole solo game, through the real server (``oakwood serve`` in a subprocess, a table from
 ``POST /api/tables``). Every step checks that the tree, the boards and the AP are drawn from the update, and
 every action is played by clicking the thing it acts on (a limb position, an acorn, a board part, the turn
-bar), choosing in the small menu when that thing offers several."""
+bar), choosing in the small menu when that thing offers several. The server and Chromium come from this folder's
+conftest (``live_server``)."""
 
 from __future__ import annotations
 
@@ -13,28 +14,7 @@ from typing import Any
 
 import pytest
 
-try:
-    from .nutty_conftest_helpers import (
-        Frames,
-        browser_type_launch_args,
-        create_table,
-        nutty_server,
-        open_table,
-    )
-except ImportError:  # the browser tests' folder is not a package
-    from nutty_conftest_helpers import (  # type: ignore[no-redef]
-        Frames,
-        browser_type_launch_args,
-        create_table,
-        nutty_server,
-        open_table,
-    )
-
-pytest.importorskip("pytest_playwright")
-if not Path("/usr/bin/chromium").exists():
-    pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
-
-__all__ = ["browser_type_launch_args", "nutty_server"]
+from .nutty_conftest_helpers import Frames, create_table, open_draw_page, open_table
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Screenshots of each run; docs/screens/nutty.png and nutty-solo.png are chosen copies of nutty-mid.png and
@@ -207,11 +187,11 @@ def play_to_the_end(page: Any, frames: Frames, *, limit: int, shots: dict[int, C
         assert steps < limit, f"no end after {limit} clicks"
 
 
-def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> None:
+def test_two_player_game_against_a_medium_bot(page: Any, live_server: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(DESKTOP)
     answer = create_table(
-        nutty_server,
+        live_server,
         game="nutty",
         players=2,
         options={},
@@ -220,7 +200,7 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
         turn_seconds=None,
         seed=11,
     )
-    frames = open_table(page, nutty_server, answer)
+    frames = open_table(page, live_server, answer)
 
     def middle() -> None:
         page.screenshot(path=str(ARTIFACTS / "nutty-mid.png"))
@@ -240,7 +220,7 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
     page.set_viewport_size(DESKTOP)
     if (ROOT / "src" / "oakwood" / "web" / "static" / "replay.html").exists():
         # The finished game's replay page draws every step with the same module, nothing to click.
-        page.goto(f"{nutty_server}/replay/{final['table']['game_id']}")
+        page.goto(f"{live_server}/replay/{final['table']['game_id']}")
         page.wait_for_function(f"() => ({DRAWN})() === 0")  # the replay opens on the deal
         assert page.locator("#game .nt-pos.nt-card.nt-down").count() == 30
         assert page.locator("#game .nt-actionable").count() == 0
@@ -249,13 +229,13 @@ def test_two_player_game_against_a_medium_bot(page: Any, nutty_server: str) -> N
         assert page.locator("#game .nt-limb").count() == 6
 
 
-def test_solo_game(page: Any, nutty_server: str) -> None:
+def test_solo_game(page: Any, live_server: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(DESKTOP)
     answer = create_table(
-        nutty_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None, seed=5
+        live_server, game="nutty", players=1, options={}, seats=["human"], name="Squirrel", turn_seconds=None, seed=5
     )
-    frames = open_table(page, nutty_server, answer)
+    frames = open_table(page, live_server, answer)
 
     def middle() -> None:
         page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid.png"))
@@ -271,10 +251,10 @@ def test_solo_game(page: Any, nutty_server: str) -> None:
     page.screenshot(path=str(ARTIFACTS / "nutty-solo-over.png"))
 
 
-def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) -> None:
+def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, live_server: str) -> None:
     page.set_viewport_size(DESKTOP)
     answer = create_table(
-        nutty_server,
+        live_server,
         game="nutty",
         players=2,
         options={},
@@ -283,7 +263,7 @@ def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) 
         turn_seconds=None,
         seed=11,
     )
-    frames = open_table(page, nutty_server, answer)
+    frames = open_table(page, live_server, answer)
     first = next_decision(page, frames, -1)
     focused = (
         "() => { const a = document.activeElement; return a && a.classList.contains('nt-pos') ? a.dataset.key : null }"
@@ -318,24 +298,6 @@ def test_the_tree_is_one_tab_stop_with_arrow_keys(page: Any, nutty_server: str) 
     update = frames.drawn(first["seq"] + 1)
     assert update["observation"]["boards"][answer["seat"]]["at"] in ("L5c1", "trunk")  # trunk: it was a fall
     assert page.evaluate(focused) == "L5c1"  # the focus stays where it was across the redraw
-
-
-#: A page that draws an update given to it and records what the module asks to play (no WebSocket).
-DRAW_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>draw</title></head>
-<body style="margin:0"><div id="game"></div><script type="module">
-import { render, targetOf } from "/static/js/games/nutty.js";
-window.__acted = [];
-window.__previous = null;
-window.draw = (update) => {
-  render(document.getElementById("game"), update, {
-    act: (index) => window.__acted.push(index), announce: () => {}, seatName: (s) => `Seat ${s + 1}`,
-    fourColour: false, previous: window.__previous,
-  });
-  window.__previous = update;
-};
-window.targetOf = targetOf;
-window.ready = true;
-</script></body></html>"""
 
 
 def _kind(action: Any, solo: bool) -> tuple[object, ...]:
@@ -377,13 +339,9 @@ def sample_updates() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     return list(found.values())
 
 
-def test_every_kind_of_action_is_played_on_its_target(page: Any, nutty_server: str) -> None:
+def test_every_kind_of_action_is_played_on_its_target(page: Any, live_server: str) -> None:
     page.set_viewport_size(DESKTOP)
-    page.route(
-        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
-    )
-    page.goto(f"{nutty_server}/draw")
-    page.wait_for_function("() => window.ready")
+    open_draw_page(page, live_server)
     samples = sample_updates()
     verbs = {item["verb"] for _, item in samples}
     assert verbs >= {"move", "flip", "gather", "drop", "pack", "unpack", "stash", "unstash", "bury", "claim", "end"}
@@ -404,13 +362,9 @@ def test_every_kind_of_action_is_played_on_its_target(page: Any, nutty_server: s
         assert page.evaluate("() => window.__acted.length") == 0
 
 
-def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, nutty_server: str) -> None:
+def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, live_server: str) -> None:
     page.set_viewport_size(PHONE)
-    page.route(
-        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
-    )
-    page.goto(f"{nutty_server}/draw")
-    page.wait_for_function("() => window.ready")
+    open_draw_page(page, live_server)
     several = """() => [...document.querySelectorAll('#game .nt-pos')].find((p) =>
         [p, ...p.querySelectorAll('.nt-acorn')].reduce((n, e) => n + Number(e.dataset.actions || 0), 0) > 1)
         ?.dataset.key || null"""
@@ -436,13 +390,9 @@ def test_a_position_with_several_actions_opens_a_menu_by_keyboard(page: Any, nut
     assert page.evaluate("() => window.__acted") == [second]
 
 
-def test_board_parts_act_from_the_keyboard(page: Any, nutty_server: str) -> None:
+def test_board_parts_act_from_the_keyboard(page: Any, live_server: str) -> None:
     page.set_viewport_size(DESKTOP)
-    page.route(
-        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
-    )
-    page.goto(f"{nutty_server}/draw")
-    page.wait_for_function("() => window.ready")
+    open_draw_page(page, live_server)
     for update, item in sample_updates():
         if item["verb"] not in ("bury", "stash", "buy", "steal"):
             continue
@@ -458,7 +408,7 @@ def test_board_parts_act_from_the_keyboard(page: Any, nutty_server: str) -> None
         assert page.evaluate("() => window.__acted.pop()") == item["index"], item["notation"]
 
 
-def test_a_spectator_sees_the_board_and_nothing_to_click(page: Any, nutty_server: str) -> None:
+def test_a_spectator_sees_the_board_and_nothing_to_click(page: Any, live_server: str) -> None:
     from oakwood.engine import load
 
     game = load("nutty")
@@ -470,11 +420,7 @@ def test_a_spectator_sees_the_board_and_nothing_to_click(page: Any, nutty_server
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(PHONE)
-    page.route(
-        f"{nutty_server}/draw", lambda route: route.fulfill(status=200, content_type="text/html", body=DRAW_PAGE)
-    )
-    page.goto(f"{nutty_server}/draw")
-    page.wait_for_function("() => window.ready")
+    open_draw_page(page, live_server)
     page.evaluate("(u) => window.draw(u)", update)
     assert errors == []
     assert page.locator("#game .nt-limb").count() == 6
