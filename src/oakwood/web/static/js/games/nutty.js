@@ -688,9 +688,9 @@ function drawStock(obs, prevObs, wire) {
   if (!obs.deck) pile.append(el("span", "pile-empty", "empty"));
   const deckText = el("span", "deck-text");
   const down = obs.tree.reduce((n, row) => n + row.filter((c) => c.card === null).length, 0);
-  deckText.append(el("strong", "", "Leaf Deck"));
-  deckText.append(el("span", "", obs.deck ? `${obs.deck} ${obs.deck === 1 ? "card" : "cards"}, face down` : "no cards left"));
-  deckText.append(el("span", "deck-down", `${down} face down on the tree`));
+  deckText.append(el("strong", "", obs.deck ? `Leaf Deck: ${obs.deck}` : "Leaf Deck: empty"));
+  deckText.append(el("span", "", "cards to refill the limbs"));
+  deckText.append(el("span", "deck-down", `${down} ${down === 1 ? "card" : "cards"} face down on the tree`));
   deck.append(deckText);
   if (prevObs && prevObs.deck !== obs.deck) deck.classList.add("nt-changed");
   box.append(deck);
