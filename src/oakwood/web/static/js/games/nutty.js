@@ -330,7 +330,7 @@ export function render(root, update, ctx = {}) {
         if (event.key !== "Enter" && event.key !== " ") return;
         event.preventDefault();
         event.stopPropagation();
-        choose(root, node, items, obs, act, true);
+        choose(root, node, items, obs, act);
       });
     }
     return true;
@@ -492,7 +492,6 @@ function gameOverText(obs, ctx) {
 // ------------------------------------------------------------------ the tree
 
 function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
-  const solo = obs.mode === "solo";
   const box = el("div", "nutty-tree-box");
   const tree = el("div", "nutty-tree");
   tree.setAttribute("role", "group");
@@ -534,7 +533,7 @@ function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const items = positionActions(pos, byTarget);
-      if (items.length) choose(root, pos, items, obs, act, true);
+      if (items.length) choose(root, pos, items, obs, act);
     }
   });
   // A click on a card that offers nothing itself offers what its acorns offer (gather, lasso, spit).
@@ -547,7 +546,6 @@ function drawTree(obs, prevObs, me, ctx, wire, byTarget, act, root, state) {
       choose(root, pos, items, obs, act);
     }
   });
-  void solo;
   return box;
 }
 
@@ -813,7 +811,7 @@ function closeMenu(root, refocus = false) {
   if (refocus && owner && owner.isConnected) owner.focus();
 }
 
-function choose(root, node, items, obs, act, fromKeyboard = false) {
+function choose(root, node, items, obs, act) {
   if (items.length === 1) {
     act(items[0]);
     return;
@@ -868,5 +866,5 @@ function choose(root, node, items, obs, act, fromKeyboard = false) {
   menu.style.left = `${x}px`;
   menu.style.top = `${r.bottom - g.top + 4}px`;
   const first = menu.querySelector("button");
-  if (first && (fromKeyboard || true)) first.focus({ preventScroll: false });
+  if (first) first.focus(); // the menu takes the focus (Escape gives it back to what opened it)
 }
