@@ -237,13 +237,15 @@ class Table:
         observation = state.observe(seat)
         events = state.events_seen_by(seat, since)
         legal: list[dict[str, Any]] = []
+        # a game that can say what a move costs in this position (Nutty's AP) labels its moves with it
+        describe = getattr(self.game, "describe_move", None)
         if seat is not None and seat in self.to_act() and self.status == "playing":  # a waiting table takes no move
             for action in state.legal_actions(seat):
                 legal.append(
                     {
                         "index": self.game.encode(action),
                         "notation": str(action),
-                        "label": self.game.describe_action(action),
+                        "label": describe(observation, action) if describe else self.game.describe_action(action),
                         "verb": getattr(action, "verb", str(action).split(" ", 1)[0]),
                     }
                 )
