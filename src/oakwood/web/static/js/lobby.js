@@ -39,7 +39,7 @@ function drawTables(tables) {
     if (table.status !== "finished") links.append(el("a", { href: `/t/${table.id}`, class: "watch" }, "Watch"));
     if (table.status === "finished" && table.game_id !== null) links.append(el("a", { href: `/replay/${table.game_id}`, class: "replay" }, "Replay"));
     list.append(el("li", { class: "table-item", dataset: { table: table.id } },
-      el("strong", {}, `${table.title} · ${table.players} players`, el("span", { class: "badge" }, table.status)),
+      el("strong", {}, `${table.title} · ${table.players === 1 ? "solo" : `${table.players} players`}`, el("span", { class: "badge" }, table.status)),
       links,
       el("span", { class: "who" }, who, table.turn_seconds ? ` · ${table.turn_seconds} s a move` : "")));
   }
