@@ -43,7 +43,9 @@ class ServerSettings:
 
     db: str | None = None
     room: RoomSettings = field(default_factory=RoomSettings)
-    bot_threads: int = 2
+    #: bots thinking at once: more than the cores, so one table's long search never queues another's move
+    #: (the threads share the interpreter, each searching bot bounded by ``RoomSettings.bot_seconds``)
+    bot_threads: int = 8
     #: messages a second one connection may send before it is refused as ``rate_limited``
     rate_limit: int = RATE_LIMIT
     version: str | None = None
