@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Event, InvalidOptionError, InvariantError
+from oakwood.engine import InvalidOptionError, InvariantError
 
 from . import actions as A
 from . import payment, reach
@@ -25,6 +25,7 @@ from .cards import (
     FOOLS,
     LASSO,
     LEAF_ACORNS,
+    LIMB_LENGTH,
     MARKET,
     OWL,
     SOLO_KEEP,
@@ -47,8 +48,11 @@ _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
 
 
 @cache
-def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """NS-17 setup, before the shuffle: the kept cards in kind order, the box, the market (per composition
+def _solo_split(
+    text: str, keep_events: bool
+) -> tuple[tuple[tuple[str, bool, int, int], ...], tuple[str, ...], tuple[str, ...]]:
+    """NS-17 setup, before the shuffle: the kept cards in kind order as face-down slots without acorns (the
+    tree's slot tuples, shared by every game: they are immutable), the box, the market (per composition
     option ``text``, computed once per composition, not once per game)."""
     keep = SOLO_KEEP_WITH_EVENTS if keep_events else SOLO_KEEP
     deck: list[str] = []
@@ -60,7 +64,16 @@ def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[st
         if power in box:
             box.remove(power)
             market.append(power)
-    return tuple(deck), tuple(box), tuple(market)
+    return tuple((kind, False, 0, 0) for kind in deck), tuple(box), tuple(market)
+
+
+#: The legal actions of every fresh solo game: on the trunk with nothing to pay and six full face-down limbs,
+#: the player may only step onto a card 1 (for free: it is face down) or end the game. ``_actions`` would
+#: list exactly these (a test checks it); a four-step random game would otherwise spend a tenth of its
+#: time listing them.
+_FIRST_LEGAL: tuple[Act, ...] = tuple(
+    sorted([A.END_GAME, *(A.MOVE[limb][0] for limb in range(6))], key=A.ORDER.__getitem__)
+)
 
 
 class SoloState(TreeState):
@@ -85,19 +98,27 @@ class SoloState(TreeState):
     def _setup(self) -> None:
         """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
         options = self.game.options
-        deck_kinds, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
-        deck = list(deck_kinds)
+        slots, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
         self.market.extend(market)
         self.box = list(box)
-        if len(deck) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
+        if len(slots) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
-                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(deck)} "
+                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(slots)} "
                 f"of them, {TREE_SIZE} are needed"
             )
+        # The deck shuffled as face-down slots (the same draws and order as shuffling the kinds), then dealt
+        # as ``_deal`` deals: six limbs of five from the top (the last item), the rest left as the Leaf Deck.
+        deck = list(slots)
         self.rng.shuffle(deck)
-        self._deal(deck, setup_acorns=False)
-        self.log(Event("setup", {"players": 1, "deck": len(self.deck), "market": list(self.market)}))
+        dealt = deck[-TREE_SIZE:]
+        dealt.reverse()
+        self.limbs = [dealt[i : i + LIMB_LENGTH] for i in range(0, TREE_SIZE, LIMB_LENGTH)]
+        self.deck = [slot[0] for slot in deck[:-TREE_SIZE]]
+        if self.record_events:
+            setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
+            self._log = (("setup", setup, None, None), self._log)
+        self._cache = _FIRST_LEGAL
 
     # ================================================================== helpers
     def has(self, seat: int, power: str) -> bool:
