@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 
 
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+_MOVE = A.MOVE
+_GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
+_DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
 
 
 @cache
@@ -169,44 +172,6 @@ class SoloState(TreeState):
                     out.append((side, pos))
         return out
 
-    def _steps(self) -> list[tuple[int, int, int]]:
-        """``(limb, pos, cost)`` of every possible move: ``moves_from`` with ``move_cost`` inlined, impossible
-        moves left out (legal actions are listed once per step, so this is a hot path)."""
-        w = self.where[0]
-        limbs = self.limbs
-        swinging = SWINGING in self.powers[0]
-        out = []
-        if w < 0:  # outward onto card 1 of each limb: 1 point onto a revealed card, BB only with Swinging
-            for limb in range(6):
-                cards = limbs[limb]
-                if cards:
-                    kind, up = cards[0][:2]
-                    if not up:
-                        out.append((limb, 0, 0))
-                    elif kind != BROKEN or swinging:
-                        out.append((limb, 0, 1))
-            return out
-        limb, pos = divmod(w, STRIDE)
-        cards = limbs[limb]
-        if pos == 0:
-            out.append((-1, -1, 0))  # inward is free
-        else:
-            kind, up = cards[pos - 1][:2]
-            if not (up and kind == BROKEN) or swinging:
-                out.append((limb, pos - 1, 0))
-        if pos + 1 < len(cards):
-            kind, up = cards[pos + 1][:2]
-            if not up:
-                out.append((limb, pos + 1, 0))
-            elif kind != BROKEN or swinging:
-                out.append((limb, pos + 1, 1))
-        if FLYING in self.powers[0]:  # sideways: free, never onto a revealed Broken Branch
-            for side in ((limb + 5) % 6, (limb + 1) % 6):
-                other = limbs[side]
-                if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
-                    out.append((side, pos, 0))
-        return out
-
     # ================================================================== decisions
     def _to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (0,)
@@ -219,70 +184,104 @@ class SoloState(TreeState):
         return tuple(acts)
 
     def _actions(self) -> list[Act]:
-        if self.phase == "fools":  # NS-8: settle Fool's Gold first
+        phase = self.phase
+        if phase == "fools":  # NS-8: settle Fool's Gold first
             return [A.EXCHANGE[place] for place in self.fools_places(0)]
-        if self.phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
+        if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
             return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
         out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
+        # ``moves_from``, ``move_cost`` and ``wealth`` inlined: legal actions are listed once per step, a hot path.
+        # A step onto a face-down card is free; onto a face-up one outward costs a point, and only Swinging
+        # Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free (NS-17 b).
         w = self.where[0]
-        wealth = self.wealth()
-        named: list[str] | None = None  # the other ways to pay a step, computed when first needed
-        for limb, pos, cost in self._steps():
-            if cost <= wealth:
-                if limb < 0:
-                    out.append(A.MOVE_TRUNK)
-                    continue
-                out.append(A.MOVE[limb][pos])
-                if cost:  # NS-17k: the player may name the acorn that pays
-                    if named is None:
-                        named = payment.alternatives(self, MOVE_COST)
+        limbs = self.limbs
+        owned = self.powers[0]
+        pack = self.pack[0]
+        wealth = self.cheeks_b[0] + 5 * self.cheeks_g[0] + _PACK_POINTS[pack] + self.nest_b[0] + 5 * self.nest_g[0]
+        swinging = SWINGING in owned
+        paid: list[tuple[int, int]] = []  # face-up cards one outward step away: a point each
+        if w < 0:
+            for limb in range(6):
+                cards = limbs[limb]
+                if cards:
+                    kind, up = cards[0][:2]
+                    if not up:
+                        out.append(_MOVE[limb][0])
+                    elif kind != BROKEN or swinging:
+                        paid.append((limb, 0))
+        else:
+            limb, pos = divmod(w, STRIDE)
+            cards = limbs[limb]
+            if pos == 0:
+                out.append(A.MOVE_TRUNK)
+            else:
+                kind, up = cards[pos - 1][:2]
+                if not (up and kind == BROKEN) or swinging:
+                    out.append(_MOVE[limb][pos - 1])
+            if pos + 1 < len(cards):
+                kind, up = cards[pos + 1][:2]
+                if not up:
+                    out.append(_MOVE[limb][pos + 1])
+                elif kind != BROKEN or swinging:
+                    paid.append((limb, pos + 1))
+            if FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
+                for side in ((limb + 5) % 6, (limb + 1) % 6):
+                    other = limbs[side]
+                    if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
+                        out.append(_MOVE[side][pos])
+        if paid and wealth >= MOVE_COST:
+            named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
+            for limb, pos in paid:
+                out.append(_MOVE[limb][pos])
+                if named:
                     cell = A.MOVE_PAY[limb][pos]
                     out += [cell[t] for t in named]
-        pack = self.pack[0]
-        room = self.carried(0) < CHEEKS + (1 if BACKPACK in self.powers[0] else 0)
-        has_b = self.cheeks_b[0] > 0 or pack == "b"
-        has_g = self.cheeks_g[0] > 0 or pack == "g"
+        cheeks_b, cheeks_g, nest_b, nest_g = self.cheeks_b[0], self.cheeks_g[0], self.nest_b[0], self.nest_g[0]
+        backpack = BACKPACK in owned
+        room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)  # ``carried``
+        has_b = cheeks_b > 0 or pack == "b"
+        has_g = cheeks_g > 0 or pack == "g"
         if w != TRUNK:
             limb, pos = divmod(w, STRIDE)
-            slot = self.limbs[limb][pos]
+            slot = limbs[limb][pos]
             if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
                 out.append(A.FLIP)
             if room and slot[2]:
-                out.append(A.GATHER["b"])
+                out.append(_GATHER_B)
             if room and slot[3]:
-                out.append(A.GATHER["g"])
+                out.append(_GATHER_G)
             if has_b:
-                out.append(A.DROP["b"])
+                out.append(_DROP_B)
             if has_g:
-                out.append(A.DROP["g"])
-            if LASSO in self.powers[0]:
-                for sl, sp in self.lasso_sources(self.powers[0], limb, pos):
-                    if self.limbs[sl][sp][2]:
+                out.append(_DROP_G)
+            if LASSO in owned:
+                for sl, sp in self.lasso_sources(owned, limb, pos):
+                    if limbs[sl][sp][2]:
                         out.append(A.LASSO[sl][sp]["b"])
-                    if self.limbs[sl][sp][3]:
+                    if limbs[sl][sp][3]:
                         out.append(A.LASSO[sl][sp]["g"])
         else:
             if has_b:
                 out.append(A.STASH["b"])
             if has_g:
                 out.append(A.STASH["g"])
-            if room and self.nest_b[0]:
+            if room and nest_b:
                 out.append(A.UNSTASH["b"])
-            if room and self.nest_g[0]:
+            if room and nest_g:
                 out.append(A.UNSTASH["g"])
-            if has_b or self.nest_b[0]:
+            if has_b or nest_b:
                 out.append(A.BURY["b"])
-            if has_g or self.nest_g[0]:
+            if has_g or nest_g:
                 out.append(A.BURY["g"])
-        if not pack and BACKPACK in self.powers[0]:
-            if self.cheeks_b[0]:
+        if pack:
+            if cheeks_b + cheeks_g < CHEEKS:
+                out.append(A.UNPACK)
+        elif backpack:
+            if cheeks_b:
                 out.append(A.PACK["b"])
-            if self.cheeks_g[0]:
+            if cheeks_g:
                 out.append(A.PACK["g"])
-        if pack and self.cheeks_b[0] + self.cheeks_g[0] < CHEEKS:
-            out.append(A.UNPACK)
         if wealth >= PRICE:  # NS-17 h: the market, at any time
-            owned = self.powers[0]
             ways = payment.alternatives(self, PRICE)
             for power in self.market:
                 for returned in ("",) if len(owned) < 3 else tuple(p for p in owned if p in MARKET):
