@@ -82,6 +82,8 @@ _FIRST_LEGAL: tuple[Act, ...] = tuple(
 class SoloState(TreeState):
     """A solo game (seat 0)."""
 
+    __slots__ = ("actions_taken", "result")
+
     # "play"; "fools" (the player picks the golden Fool's Gold takes, NS-8); "bribe" (the player picks the
     # acorns that bribe a revealed Owl, NS-17k); "over"
     phase: str

@@ -51,6 +51,38 @@ def sort_powers(powers: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 class TreeState(State):
     """Fields and tree operations common to both modes; subclasses add the turn rules."""
 
+    # No per-instance dict (as S'Quarrels and Barrell): cheaper to create, to clone and to read.
+    __slots__ = (
+        "_cache",
+        "_cache_seat",
+        "box",
+        "bur_b",
+        "bur_g",
+        "cards",
+        "cheeks_b",
+        "cheeks_g",
+        "deck",
+        "gone_b",
+        "gone_g",
+        "limbs",
+        "market",
+        "nest_b",
+        "nest_g",
+        "out_hidden",
+        "out_known",
+        "pack",
+        "phase",
+        "powers",
+        "sappy_next",
+        "sappy_now",
+        "solo",
+        "stick_b",
+        "stick_g",
+        "supply_b",
+        "supply_g",
+        "where",
+    )
+
     solo: bool
     cards: dict[str, int]
     limbs: list[list[Slot]]
