@@ -48,6 +48,13 @@ _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
 _MOVE = A.MOVE
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
+# Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
+_TRUNK_MOVE_EVENT = ("move", {"seat": 0, "to": "trunk", "paid": 0}, None, None)
+_FREE_MOVE_EVENTS = [
+    [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
+    for limb in range(6)
+]
+_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
 
 
 @cache
@@ -306,27 +313,36 @@ class SoloState(TreeState):
         self.actions_taken += 1
         _HANDLERS[act.verb](self, act)
         if self.phase == "play":  # not while a Fool's Gold waits for the player's choice
-            self._check_end()
+            # NS-17 d, g: the end, checked after every action (``points`` inlined: nest and burrow count).
+            if self.bur_b[0] + 5 * self.bur_g[0] + self.nest_b[0] + 5 * self.nest_g[0] >= WIN_POINTS:
+                self._finish("won", "20 points gathered")
+            elif not reach.can_gain(self):
+                self._finish("ended", "nothing left within reach")
+            elif self.actions_taken >= self.game.options.solo_max_actions:
+                self._finish("ended", "action limit")
 
     def _do_end_game(self, act: Act) -> None:
         self._finish("ended", "the player ended the game")
 
     def _do_move(self, act: Act) -> None:
-        if act.limb < 0:  # inward: free
+        limb, pos = act.limb, act.pos
+        if limb < 0:  # inward: free
             self.where[0] = TRUNK
-            self._event("move", seat=0, to="trunk", paid=0)
+            if self.record_events:
+                self._log = (_TRUNK_MOVE_EVENT, self._log)
             return
-        cost = self.move_cost(act.limb, act.pos)
-        self.where[0] = at(act.limb, act.pos)
+        slot = self.limbs[limb][pos]
+        up = slot[1]
+        cost = self.move_cost(limb, pos) if up else 0  # a step onto a face-down card is always free
+        self.where[0] = limb * STRIDE + pos
         if cost:
             taken, change = self.pay(cost, act.pay)
-            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=cost, taken=taken, change=change)
-        else:
-            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=0)
-        kind, up = self.limbs[act.limb][act.pos][:2]
+            self._event("move", seat=0, to=A.PLACE[limb][pos], paid=cost, taken=taken, change=change)
+        elif self.record_events:
+            self._log = (_FREE_MOVE_EVENTS[limb][pos], self._log)
         if not up:  # NS-17 b: landing on a face-down card flips it at once
-            self._flip(act.limb, act.pos)
-        elif kind == STICKY:
+            self._flip(limb, pos)
+        elif slot[0] == STICKY:
             self._pickpocket()
 
     def _do_flip(self, act: Act) -> None:
@@ -339,10 +355,27 @@ class SoloState(TreeState):
 
         An Owl waiting for its bribe is still on the limb, so the break check waits for the bribe too.
         """
-        kind, _, brown, golden = self.limbs[limb][pos]
-        self.limbs[limb][pos] = (kind, True, brown, golden)
-        self._event("flip", seat=0, at=A.PLACE[limb][pos], card=kind)
-        self._resolve(limb, pos)
+        cards = self.limbs[limb]
+        kind, _, brown, golden = cards[pos]
+        if self.record_events:
+            key = (limb, pos, kind)
+            event = _FLIP_EVENTS.get(key)
+            if event is None:
+                event = _FLIP_EVENTS[key] = ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
+            self._log = (event, self._log)
+        acorns = LEAF_ACORNS.get(kind)
+        if acorns is not None:  # a leaf takes its acorns from the supply (``stock_leaf``), nothing more
+            add_b, add_g = acorns
+            if add_b > self.supply_b:
+                add_b = self.supply_b
+            if add_g > self.supply_g:
+                add_g = self.supply_g
+            self.supply_b -= add_b
+            self.supply_g -= add_g
+            cards[pos] = (kind, True, brown + add_b, golden + add_g)
+        else:
+            cards[pos] = (kind, True, brown, golden)
+            self._resolve(limb, pos)
         if self.phase not in ("over", "bribe"):
             self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
 
@@ -570,14 +603,6 @@ class SoloState(TreeState):
         self._event("buy", seat=0, power=act.power, returned=act.other, taken=taken, change=change)
 
     # ================================================================== the end (NS-17 d, g)
-    def _check_end(self) -> None:
-        if self.points(0) >= WIN_POINTS:
-            self._finish("won", "20 points gathered")
-        elif not self.can_gain():
-            self._finish("ended", "nothing left within reach")
-        elif self.actions_taken >= self.game.options.solo_max_actions:
-            self._finish("ended", "action limit")
-
     def can_gain(self) -> bool:
         """NS-17 g: whether anything is still within reach (the rule is in ``reach.py``)."""
         return reach.can_gain(self)

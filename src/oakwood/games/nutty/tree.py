@@ -414,9 +414,12 @@ class TreeState(State):
         Logged whenever a limb breaks, whether or not anybody stood beyond the break.
         """
         cards = self.limbs[limb]
-        for i in range(len(cards) - 1):
-            if is_broken(cards[i]) and is_broken(cards[i + 1]):
-                break
+        for i in range(len(cards) - 1):  # ``is_broken`` inlined: this runs after every flip
+            slot = cards[i]
+            if slot[1] and slot[0] == BROKEN:
+                slot = cards[i + 1]
+                if slot[1] and slot[0] == BROKEN:
+                    break
         else:
             return []
         cut = i + 2
