@@ -23,6 +23,7 @@ from .cards import (
     EVENTS,
     FLYING,
     FOOLS,
+    KINDS,
     LASSO,
     LEAF_ACORNS,
     LIMB_LENGTH,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
 _MOVE = A.MOVE
+_ORDER = A.ORDER.__getitem__
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
@@ -54,7 +56,12 @@ _FREE_MOVE_EVENTS = [
     [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
     for limb in range(6)
 ]
-_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
+_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {
+    (limb, pos, kind): ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
+    for limb in range(6)
+    for pos in range(LIMB_LENGTH)
+    for kind in KINDS
+}
 
 
 @cache
@@ -189,7 +196,7 @@ class SoloState(TreeState):
 
     def _compute_legal(self) -> tuple[Act, ...]:
         acts = self._actions()
-        acts.sort(key=A.ORDER.__getitem__)
+        acts.sort(key=_ORDER)
         return tuple(acts)
 
     def _actions(self) -> list[Act]:
@@ -358,11 +365,7 @@ class SoloState(TreeState):
         cards = self.limbs[limb]
         kind, _, brown, golden = cards[pos]
         if self.record_events:
-            key = (limb, pos, kind)
-            event = _FLIP_EVENTS.get(key)
-            if event is None:
-                event = _FLIP_EVENTS[key] = ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
-            self._log = (event, self._log)
+            self._log = (_FLIP_EVENTS[limb, pos, kind], self._log)
         acorns = LEAF_ACORNS.get(kind)
         if acorns is not None:  # a leaf takes its acorns from the supply (``stock_leaf``), nothing more
             add_b, add_g = acorns

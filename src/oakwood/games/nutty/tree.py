@@ -117,7 +117,7 @@ class TreeState(State):
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
         n = players
-        self.limbs = [[] for _ in range(6)]
+        self.limbs = [[], [], [], [], [], []]  # six limbs (a literal: no comprehension frame per game)
         self.deck, self.out_known, self.out_hidden, self.box, self.market = [], [], [], [], []
         self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
         self.where = [TRUNK] * n
