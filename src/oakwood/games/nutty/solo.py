@@ -201,82 +201,40 @@ class SoloState(TreeState):
 
     def _actions(self) -> list[Act]:
         phase = self.phase
-        if phase == "fools":  # NS-8: settle Fool's Gold first
-            return [A.EXCHANGE[place] for place in self.fools_places(0)]
-        if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-            return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
+        if phase != "play":
+            if phase == "fools":  # NS-8: settle Fool's Gold first
+                return [A.EXCHANGE[place] for place in self.fools_places(0)]
+            if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
+                return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
         out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
-        # ``moves_from``, ``move_cost`` and ``wealth`` inlined: legal actions are listed once per step, a hot path.
-        # A step onto a face-down card is free; onto a face-up one outward costs a point, and only Swinging
-        # Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free (NS-17 b).
+        # ``moves_from``, ``move_cost``, ``wealth`` and ``carried`` inlined: legal actions are listed once per
+        # step, a hot path. A step onto a face-down card is free; onto a face-up one outward costs a point, and
+        # only Swinging Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free
+        # (NS-17 b).
         w = self.where[0]
         limbs = self.limbs
         owned = self.powers[0]
         pack = self.pack[0]
-        wealth = self.cheeks_b[0] + 5 * self.cheeks_g[0] + _PACK_POINTS[pack] + self.nest_b[0] + 5 * self.nest_g[0]
-        swinging = SWINGING in owned
+        cheeks_b, cheeks_g, nest_b, nest_g = self.cheeks_b[0], self.cheeks_g[0], self.nest_b[0], self.nest_g[0]
+        wealth = cheeks_b + 5 * cheeks_g + _PACK_POINTS[pack] + nest_b + 5 * nest_g
+        has_b = cheeks_b > 0 or pack == "b"
+        has_g = cheeks_g > 0 or pack == "g"
+        if owned:
+            swinging = SWINGING in owned
+            backpack = BACKPACK in owned
+        else:
+            swinging = backpack = False
+        room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)
         paid: list[tuple[int, int]] = []  # face-up cards one outward step away: a point each
         if w < 0:
             for limb in range(6):
                 cards = limbs[limb]
                 if cards:
-                    kind, up = cards[0][:2]
-                    if not up:
+                    slot = cards[0]
+                    if not slot[1]:
                         out.append(_MOVE[limb][0])
-                    elif kind != BROKEN or swinging:
+                    elif slot[0] != BROKEN or swinging:
                         paid.append((limb, 0))
-        else:
-            limb, pos = divmod(w, STRIDE)
-            cards = limbs[limb]
-            if pos == 0:
-                out.append(A.MOVE_TRUNK)
-            else:
-                kind, up = cards[pos - 1][:2]
-                if not (up and kind == BROKEN) or swinging:
-                    out.append(_MOVE[limb][pos - 1])
-            if pos + 1 < len(cards):
-                kind, up = cards[pos + 1][:2]
-                if not up:
-                    out.append(_MOVE[limb][pos + 1])
-                elif kind != BROKEN or swinging:
-                    paid.append((limb, pos + 1))
-            if FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
-                for side in ((limb + 5) % 6, (limb + 1) % 6):
-                    other = limbs[side]
-                    if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
-                        out.append(_MOVE[side][pos])
-        if paid and wealth >= MOVE_COST:
-            named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
-            for limb, pos in paid:
-                out.append(_MOVE[limb][pos])
-                if named:
-                    cell = A.MOVE_PAY[limb][pos]
-                    out += [cell[t] for t in named]
-        cheeks_b, cheeks_g, nest_b, nest_g = self.cheeks_b[0], self.cheeks_g[0], self.nest_b[0], self.nest_g[0]
-        backpack = BACKPACK in owned
-        room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)  # ``carried``
-        has_b = cheeks_b > 0 or pack == "b"
-        has_g = cheeks_g > 0 or pack == "g"
-        if w != TRUNK:
-            limb, pos = divmod(w, STRIDE)
-            slot = limbs[limb][pos]
-            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
-                out.append(A.FLIP)
-            if room and slot[2]:
-                out.append(_GATHER_B)
-            if room and slot[3]:
-                out.append(_GATHER_G)
-            if has_b:
-                out.append(_DROP_B)
-            if has_g:
-                out.append(_DROP_G)
-            if LASSO in owned:
-                for sl, sp in self.lasso_sources(owned, limb, pos):
-                    if limbs[sl][sp][2]:
-                        out.append(A.LASSO[sl][sp]["b"])
-                    if limbs[sl][sp][3]:
-                        out.append(A.LASSO[sl][sp]["g"])
-        else:
             if has_b:
                 out.append(A.STASH["b"])
             if has_g:
@@ -289,6 +247,51 @@ class SoloState(TreeState):
                 out.append(A.BURY["b"])
             if has_g or nest_g:
                 out.append(A.BURY["g"])
+        else:
+            limb, pos = divmod(w, STRIDE)
+            cards = limbs[limb]
+            if pos == 0:
+                out.append(A.MOVE_TRUNK)
+            else:
+                slot = cards[pos - 1]
+                if not (slot[1] and slot[0] == BROKEN) or swinging:
+                    out.append(_MOVE[limb][pos - 1])
+            if pos + 1 < len(cards):
+                slot = cards[pos + 1]
+                if not slot[1]:
+                    out.append(_MOVE[limb][pos + 1])
+                elif slot[0] != BROKEN or swinging:
+                    paid.append((limb, pos + 1))
+            if owned and FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
+                for side in ((limb + 5) % 6, (limb + 1) % 6):
+                    other = limbs[side]
+                    if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
+                        out.append(_MOVE[side][pos])
+            slot = cards[pos]
+            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
+                out.append(A.FLIP)
+            if room:
+                if slot[2]:
+                    out.append(_GATHER_B)
+                if slot[3]:
+                    out.append(_GATHER_G)
+            if has_b:
+                out.append(_DROP_B)
+            if has_g:
+                out.append(_DROP_G)
+            if owned and LASSO in owned:
+                for sl, sp in self.lasso_sources(owned, limb, pos):
+                    if limbs[sl][sp][2]:
+                        out.append(A.LASSO[sl][sp]["b"])
+                    if limbs[sl][sp][3]:
+                        out.append(A.LASSO[sl][sp]["g"])
+        if paid and wealth >= MOVE_COST:
+            named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
+            for limb, pos in paid:
+                out.append(_MOVE[limb][pos])
+                if named:
+                    cell = A.MOVE_PAY[limb][pos]
+                    out += [cell[t] for t in named]
         if pack:
             if cheeks_b + cheeks_g < CHEEKS:
                 out.append(A.UNPACK)
@@ -376,9 +379,12 @@ class SoloState(TreeState):
             self.supply_b -= add_b
             self.supply_g -= add_g
             cards[pos] = (kind, True, brown + add_b, golden + add_g)
-        else:
-            cards[pos] = (kind, True, brown, golden)
-            self._resolve(limb, pos)
+            # No break check: a leaf turning face up leaves every revealed Broken Branch and the limb's length
+            # as they were, and a running game never holds two adjacent ones with cards beyond them (NS-6;
+            # rule 4 of ``consistency.py``, which every loaded position passes), so the check would find none.
+            return
+        cards[pos] = (kind, True, brown, golden)
+        self._resolve(limb, pos)
         if self.phase not in ("over", "bribe"):
             self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
 
