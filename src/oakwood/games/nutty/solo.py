@@ -137,7 +137,7 @@ class SoloState(TreeState):
         if self.record_events:
             setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
             self._log = (("setup", setup, None, None), self._log)
-        self._cache = _FIRST_LEGAL
+        self._cache, self._cache_seat = _FIRST_LEGAL, 0  # seat 0 is to act: what ``legal_actions`` would set
 
     # ================================================================== helpers
     def has(self, seat: int, power: str) -> bool:
