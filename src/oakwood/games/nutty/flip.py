@@ -25,6 +25,8 @@ from .turn import TurnState
 class Flipping(TurnState):
     """The Flip action and everything a revealed card does."""
 
+    __slots__ = ()
+
     def _do_flip(self, s: int, act: Act) -> None:
         """Flip (1 AP): reveal the card underfoot and resolve it at once."""
         self.ap -= 1

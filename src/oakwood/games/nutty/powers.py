@@ -24,6 +24,8 @@ from .turn import TurnState
 class Powers(TurnState):
     """The power actions of a multiplayer turn."""
 
+    __slots__ = ()
+
     # ------------------------------------------------------------------ when a power may be used
     def _power_actions(self, s: int, w: int, spare: int, copy: str, out: list[Act]) -> None:
         """Lasso, Spittoon, Sticky Fingers, Owl and Doppelgänger (NS-11 … NS-13) for the seat to act, ``s``,

@@ -37,6 +37,33 @@ Powers = tuple[str, ...]
 
 def can_gain(state: SoloState) -> bool:
     """Whether a face-down card, an acorn to gather or lasso, or a carried acorn to stash is within reach."""
+    # The cases the walk below would settle at its first place or first free step, decided without building
+    # it (this runs after every solo action): acorns or a face-down card underfoot, carried acorns on the
+    # trunk, or a face-down card one step away — a step onto a face-down card is free, inward, outward or
+    # from the trunk, and a face-down card is never a revealed Broken Branch.
+    where = state.where[0]
+    limbs = state.limbs
+    if where == TRUNK:
+        if state.cheeks_b[0] or state.cheeks_g[0] or state.pack[0]:
+            return True
+        for cards in limbs:
+            if cards and not cards[0][1]:
+                return True
+    else:
+        limb, pos = divmod(where, STRIDE)
+        cards = limbs[limb]
+        _, up, brown, golden = cards[pos]
+        if not up or brown or golden:
+            return True
+        if pos and not cards[pos - 1][1]:
+            return True
+        if pos + 1 < len(cards) and not cards[pos + 1][1]:
+            return True
+    return search(state)
+
+
+def search(state: SoloState) -> bool:
+    """The walk itself, ``can_gain`` without its shortcuts: cheapest first over (place, powers held)."""
     budget = state.wealth()
     owned = state.powers[0]
     if _within(state, owned, budget):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any, Self
 
-from oakwood.engine import Event, InvalidOptionError, InvariantError
+from oakwood.engine import InvalidOptionError, InvariantError
 
 from . import actions as A
 from . import payment, reach
@@ -23,8 +23,10 @@ from .cards import (
     EVENTS,
     FLYING,
     FOOLS,
+    KINDS,
     LASSO,
     LEAF_ACORNS,
+    LIMB_LENGTH,
     MARKET,
     OWL,
     SOLO_KEEP,
@@ -44,11 +46,30 @@ if TYPE_CHECKING:
 
 
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+_MOVE = A.MOVE
+_ORDER = A.ORDER.__getitem__
+_GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
+_DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
+# Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
+_TRUNK_MOVE_EVENT = ("move", {"seat": 0, "to": "trunk", "paid": 0}, None, None)
+_FREE_MOVE_EVENTS = [
+    [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
+    for limb in range(6)
+]
+_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {
+    (limb, pos, kind): ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
+    for limb in range(6)
+    for pos in range(LIMB_LENGTH)
+    for kind in KINDS
+}
 
 
 @cache
-def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """NS-17 setup, before the shuffle: the kept cards in kind order, the box, the market (per composition
+def _solo_split(
+    text: str, keep_events: bool
+) -> tuple[tuple[tuple[str, bool, int, int], ...], tuple[str, ...], tuple[str, ...]]:
+    """NS-17 setup, before the shuffle: the kept cards in kind order as face-down slots without acorns (the
+    tree's slot tuples, shared by every game: they are immutable), the box, the market (per composition
     option ``text``, computed once per composition, not once per game)."""
     keep = SOLO_KEEP_WITH_EVENTS if keep_events else SOLO_KEEP
     deck: list[str] = []
@@ -60,11 +81,22 @@ def _solo_split(text: str, keep_events: bool) -> tuple[tuple[str, ...], tuple[st
         if power in box:
             box.remove(power)
             market.append(power)
-    return tuple(deck), tuple(box), tuple(market)
+    return tuple((kind, False, 0, 0) for kind in deck), tuple(box), tuple(market)
+
+
+#: The legal actions of every fresh solo game: on the trunk with nothing to pay and six full face-down limbs,
+#: the player may only step onto a card 1 (for free: it is face down) or end the game. ``_actions`` would
+#: list exactly these (a test checks it); a four-step random game would otherwise spend a tenth of its
+#: time listing them.
+_FIRST_LEGAL: tuple[Act, ...] = tuple(
+    sorted([A.END_GAME, *(A.MOVE[limb][0] for limb in range(6))], key=A.ORDER.__getitem__)
+)
 
 
 class SoloState(TreeState):
     """A solo game (seat 0)."""
+
+    __slots__ = ("actions_taken", "result")
 
     # "play"; "fools" (the player picks the golden Fool's Gold takes, NS-8); "bribe" (the player picks the
     # acorns that bribe a revealed Owl, NS-17k); "over"
@@ -85,19 +117,27 @@ class SoloState(TreeState):
     def _setup(self) -> None:
         """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
         options = self.game.options
-        deck_kinds, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
-        deck = list(deck_kinds)
+        slots, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
         self.market.extend(market)
         self.box = list(box)
-        if len(deck) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
+        if len(slots) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
-                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(deck)} "
+                f"and Broken Branches (plus the other events with solo_keep_events); this deck has {len(slots)} "
                 f"of them, {TREE_SIZE} are needed"
             )
+        # The deck shuffled as face-down slots (the same draws and order as shuffling the kinds), then dealt
+        # as ``_deal`` deals: six limbs of five from the top (the last item), the rest left as the Leaf Deck.
+        deck = list(slots)
         self.rng.shuffle(deck)
-        self._deal(deck, setup_acorns=False)
-        self.log(Event("setup", {"players": 1, "deck": len(self.deck), "market": list(self.market)}))
+        dealt = deck[-TREE_SIZE:]
+        dealt.reverse()
+        self.limbs = [dealt[i : i + LIMB_LENGTH] for i in range(0, TREE_SIZE, LIMB_LENGTH)]
+        self.deck = [slot[0] for slot in deck[:-TREE_SIZE]]
+        if self.record_events:
+            setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
+            self._log = (("setup", setup, None, None), self._log)
+        self._cache, self._cache_seat = _FIRST_LEGAL, 0  # seat 0 is to act: what ``legal_actions`` would set
 
     # ================================================================== helpers
     def has(self, seat: int, power: str) -> bool:
@@ -148,44 +188,6 @@ class SoloState(TreeState):
                     out.append((side, pos))
         return out
 
-    def _steps(self) -> list[tuple[int, int, int]]:
-        """``(limb, pos, cost)`` of every possible move: ``moves_from`` with ``move_cost`` inlined, impossible
-        moves left out (legal actions are listed once per step, so this is a hot path)."""
-        w = self.where[0]
-        limbs = self.limbs
-        swinging = SWINGING in self.powers[0]
-        out = []
-        if w < 0:  # outward onto card 1 of each limb: 1 point onto a revealed card, BB only with Swinging
-            for limb in range(6):
-                cards = limbs[limb]
-                if cards:
-                    kind, up = cards[0][:2]
-                    if not up:
-                        out.append((limb, 0, 0))
-                    elif kind != BROKEN or swinging:
-                        out.append((limb, 0, 1))
-            return out
-        limb, pos = divmod(w, STRIDE)
-        cards = limbs[limb]
-        if pos == 0:
-            out.append((-1, -1, 0))  # inward is free
-        else:
-            kind, up = cards[pos - 1][:2]
-            if not (up and kind == BROKEN) or swinging:
-                out.append((limb, pos - 1, 0))
-        if pos + 1 < len(cards):
-            kind, up = cards[pos + 1][:2]
-            if not up:
-                out.append((limb, pos + 1, 0))
-            elif kind != BROKEN or swinging:
-                out.append((limb, pos + 1, 1))
-        if FLYING in self.powers[0]:  # sideways: free, never onto a revealed Broken Branch
-            for side in ((limb + 5) % 6, (limb + 1) % 6):
-                other = limbs[side]
-                if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
-                    out.append((side, pos, 0))
-        return out
-
     # ================================================================== decisions
     def _to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (0,)
@@ -194,74 +196,111 @@ class SoloState(TreeState):
 
     def _compute_legal(self) -> tuple[Act, ...]:
         acts = self._actions()
-        acts.sort(key=A.ORDER.__getitem__)
+        acts.sort(key=_ORDER)
         return tuple(acts)
 
     def _actions(self) -> list[Act]:
-        if self.phase == "fools":  # NS-8: settle Fool's Gold first
-            return [A.EXCHANGE[place] for place in self.fools_places(0)]
-        if self.phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-            return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
+        phase = self.phase
+        if phase != "play":
+            if phase == "fools":  # NS-8: settle Fool's Gold first
+                return [A.EXCHANGE[place] for place in self.fools_places(0)]
+            if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
+                return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
         out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
+        # ``moves_from``, ``move_cost``, ``wealth`` and ``carried`` inlined: legal actions are listed once per
+        # step, a hot path. A step onto a face-down card is free; onto a face-up one outward costs a point, and
+        # only Swinging Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free
+        # (NS-17 b).
         w = self.where[0]
-        wealth = self.wealth()
-        named: list[str] | None = None  # the other ways to pay a step, computed when first needed
-        for limb, pos, cost in self._steps():
-            if cost <= wealth:
-                if limb < 0:
-                    out.append(A.MOVE_TRUNK)
-                    continue
-                out.append(A.MOVE[limb][pos])
-                if cost:  # NS-17k: the player may name the acorn that pays
-                    if named is None:
-                        named = payment.alternatives(self, MOVE_COST)
-                    cell = A.MOVE_PAY[limb][pos]
-                    out += [cell[t] for t in named]
+        limbs = self.limbs
+        owned = self.powers[0]
         pack = self.pack[0]
-        room = self.carried(0) < CHEEKS + (1 if BACKPACK in self.powers[0] else 0)
-        has_b = self.cheeks_b[0] > 0 or pack == "b"
-        has_g = self.cheeks_g[0] > 0 or pack == "g"
-        if w != TRUNK:
-            limb, pos = divmod(w, STRIDE)
-            slot = self.limbs[limb][pos]
-            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
-                out.append(A.FLIP)
-            if room and slot[2]:
-                out.append(A.GATHER["b"])
-            if room and slot[3]:
-                out.append(A.GATHER["g"])
-            if has_b:
-                out.append(A.DROP["b"])
-            if has_g:
-                out.append(A.DROP["g"])
-            if LASSO in self.powers[0]:
-                for sl, sp in self.lasso_sources(self.powers[0], limb, pos):
-                    if self.limbs[sl][sp][2]:
-                        out.append(A.LASSO[sl][sp]["b"])
-                    if self.limbs[sl][sp][3]:
-                        out.append(A.LASSO[sl][sp]["g"])
+        cheeks_b, cheeks_g, nest_b, nest_g = self.cheeks_b[0], self.cheeks_g[0], self.nest_b[0], self.nest_g[0]
+        wealth = cheeks_b + 5 * cheeks_g + _PACK_POINTS[pack] + nest_b + 5 * nest_g
+        has_b = cheeks_b > 0 or pack == "b"
+        has_g = cheeks_g > 0 or pack == "g"
+        if owned:
+            swinging = SWINGING in owned
+            backpack = BACKPACK in owned
         else:
+            swinging = backpack = False
+        room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)
+        paid: list[tuple[int, int]] = []  # face-up cards one outward step away: a point each
+        if w < 0:
+            for limb in range(6):
+                cards = limbs[limb]
+                if cards:
+                    slot = cards[0]
+                    if not slot[1]:
+                        out.append(_MOVE[limb][0])
+                    elif slot[0] != BROKEN or swinging:
+                        paid.append((limb, 0))
             if has_b:
                 out.append(A.STASH["b"])
             if has_g:
                 out.append(A.STASH["g"])
-            if room and self.nest_b[0]:
+            if room and nest_b:
                 out.append(A.UNSTASH["b"])
-            if room and self.nest_g[0]:
+            if room and nest_g:
                 out.append(A.UNSTASH["g"])
-            if has_b or self.nest_b[0]:
+            if has_b or nest_b:
                 out.append(A.BURY["b"])
-            if has_g or self.nest_g[0]:
+            if has_g or nest_g:
                 out.append(A.BURY["g"])
-        if not pack and BACKPACK in self.powers[0]:
-            if self.cheeks_b[0]:
+        else:
+            limb, pos = divmod(w, STRIDE)
+            cards = limbs[limb]
+            if pos == 0:
+                out.append(A.MOVE_TRUNK)
+            else:
+                slot = cards[pos - 1]
+                if not (slot[1] and slot[0] == BROKEN) or swinging:
+                    out.append(_MOVE[limb][pos - 1])
+            if pos + 1 < len(cards):
+                slot = cards[pos + 1]
+                if not slot[1]:
+                    out.append(_MOVE[limb][pos + 1])
+                elif slot[0] != BROKEN or swinging:
+                    paid.append((limb, pos + 1))
+            if owned and FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
+                for side in ((limb + 5) % 6, (limb + 1) % 6):
+                    other = limbs[side]
+                    if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
+                        out.append(_MOVE[side][pos])
+            slot = cards[pos]
+            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
+                out.append(A.FLIP)
+            if room:
+                if slot[2]:
+                    out.append(_GATHER_B)
+                if slot[3]:
+                    out.append(_GATHER_G)
+            if has_b:
+                out.append(_DROP_B)
+            if has_g:
+                out.append(_DROP_G)
+            if owned and LASSO in owned:
+                for sl, sp in self.lasso_sources(owned, limb, pos):
+                    if limbs[sl][sp][2]:
+                        out.append(A.LASSO[sl][sp]["b"])
+                    if limbs[sl][sp][3]:
+                        out.append(A.LASSO[sl][sp]["g"])
+        if paid and wealth >= MOVE_COST:
+            named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
+            for limb, pos in paid:
+                out.append(_MOVE[limb][pos])
+                if named:
+                    cell = A.MOVE_PAY[limb][pos]
+                    out += [cell[t] for t in named]
+        if pack:
+            if cheeks_b + cheeks_g < CHEEKS:
+                out.append(A.UNPACK)
+        elif backpack:
+            if cheeks_b:
                 out.append(A.PACK["b"])
-            if self.cheeks_g[0]:
+            if cheeks_g:
                 out.append(A.PACK["g"])
-        if pack and self.cheeks_b[0] + self.cheeks_g[0] < CHEEKS:
-            out.append(A.UNPACK)
         if wealth >= PRICE:  # NS-17 h: the market, at any time
-            owned = self.powers[0]
             ways = payment.alternatives(self, PRICE)
             for power in self.market:
                 for returned in ("",) if len(owned) < 3 else tuple(p for p in owned if p in MARKET):
@@ -284,27 +323,36 @@ class SoloState(TreeState):
         self.actions_taken += 1
         _HANDLERS[act.verb](self, act)
         if self.phase == "play":  # not while a Fool's Gold waits for the player's choice
-            self._check_end()
+            # NS-17 d, g: the end, checked after every action (``points`` inlined: nest and burrow count).
+            if self.bur_b[0] + 5 * self.bur_g[0] + self.nest_b[0] + 5 * self.nest_g[0] >= WIN_POINTS:
+                self._finish("won", "20 points gathered")
+            elif not reach.can_gain(self):
+                self._finish("ended", "nothing left within reach")
+            elif self.actions_taken >= self.game.options.solo_max_actions:
+                self._finish("ended", "action limit")
 
     def _do_end_game(self, act: Act) -> None:
         self._finish("ended", "the player ended the game")
 
     def _do_move(self, act: Act) -> None:
-        if act.limb < 0:  # inward: free
+        limb, pos = act.limb, act.pos
+        if limb < 0:  # inward: free
             self.where[0] = TRUNK
-            self._event("move", seat=0, to="trunk", paid=0)
+            if self.record_events:
+                self._log = (_TRUNK_MOVE_EVENT, self._log)
             return
-        cost = self.move_cost(act.limb, act.pos)
-        self.where[0] = at(act.limb, act.pos)
+        slot = self.limbs[limb][pos]
+        up = slot[1]
+        cost = self.move_cost(limb, pos) if up else 0  # a step onto a face-down card is always free
+        self.where[0] = limb * STRIDE + pos
         if cost:
             taken, change = self.pay(cost, act.pay)
-            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=cost, taken=taken, change=change)
-        else:
-            self._event("move", seat=0, to=A.PLACE[act.limb][act.pos], paid=0)
-        kind, up = self.limbs[act.limb][act.pos][:2]
+            self._event("move", seat=0, to=A.PLACE[limb][pos], paid=cost, taken=taken, change=change)
+        elif self.record_events:
+            self._log = (_FREE_MOVE_EVENTS[limb][pos], self._log)
         if not up:  # NS-17 b: landing on a face-down card flips it at once
-            self._flip(act.limb, act.pos)
-        elif kind == STICKY:
+            self._flip(limb, pos)
+        elif slot[0] == STICKY:
             self._pickpocket()
 
     def _do_flip(self, act: Act) -> None:
@@ -317,9 +365,25 @@ class SoloState(TreeState):
 
         An Owl waiting for its bribe is still on the limb, so the break check waits for the bribe too.
         """
-        kind, _, brown, golden = self.limbs[limb][pos]
-        self.limbs[limb][pos] = (kind, True, brown, golden)
-        self._event("flip", seat=0, at=A.PLACE[limb][pos], card=kind)
+        cards = self.limbs[limb]
+        kind, _, brown, golden = cards[pos]
+        if self.record_events:
+            self._log = (_FLIP_EVENTS[limb, pos, kind], self._log)
+        acorns = LEAF_ACORNS.get(kind)
+        if acorns is not None:  # a leaf takes its acorns from the supply (``stock_leaf``), nothing more
+            add_b, add_g = acorns
+            if add_b > self.supply_b:
+                add_b = self.supply_b
+            if add_g > self.supply_g:
+                add_g = self.supply_g
+            self.supply_b -= add_b
+            self.supply_g -= add_g
+            cards[pos] = (kind, True, brown + add_b, golden + add_g)
+            # No break check: a leaf turning face up leaves every revealed Broken Branch and the limb's length
+            # as they were, and a running game never holds two adjacent ones with cards beyond them (NS-6;
+            # rule 4 of ``consistency.py``, which every loaded position passes), so the check would find none.
+            return
+        cards[pos] = (kind, True, brown, golden)
         self._resolve(limb, pos)
         if self.phase not in ("over", "bribe"):
             self.check_break(limb, self.game.options.break_tokens_beyond == "slide_to_break")
@@ -548,14 +612,6 @@ class SoloState(TreeState):
         self._event("buy", seat=0, power=act.power, returned=act.other, taken=taken, change=change)
 
     # ================================================================== the end (NS-17 d, g)
-    def _check_end(self) -> None:
-        if self.points(0) >= WIN_POINTS:
-            self._finish("won", "20 points gathered")
-        elif not self.can_gain():
-            self._finish("ended", "nothing left within reach")
-        elif self.actions_taken >= self.game.options.solo_max_actions:
-            self._finish("ended", "action limit")
-
     def can_gain(self) -> bool:
         """NS-17 g: whether anything is still within reach (the rule is in ``reach.py``)."""
         return reach.can_gain(self)

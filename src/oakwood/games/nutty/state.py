@@ -51,6 +51,8 @@ _MOVE_EVENTS: dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], No
 class NuttyState(Flipping, Powers):
     """A multiplayer match."""
 
+    __slots__ = ()
+
     def __init__(self, game: Nutty, players: int, seed: int, start: str | None = None) -> None:
         self._init_base(game, players, seed, start)
         self.solo = False

@@ -51,6 +51,38 @@ def sort_powers(powers: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 class TreeState(State):
     """Fields and tree operations common to both modes; subclasses add the turn rules."""
 
+    # No per-instance dict (as S'Quarrels and Barrell): cheaper to create, to clone and to read.
+    __slots__ = (
+        "_cache",
+        "_cache_seat",
+        "box",
+        "bur_b",
+        "bur_g",
+        "cards",
+        "cheeks_b",
+        "cheeks_g",
+        "deck",
+        "gone_b",
+        "gone_g",
+        "limbs",
+        "market",
+        "nest_b",
+        "nest_g",
+        "out_hidden",
+        "out_known",
+        "pack",
+        "phase",
+        "powers",
+        "sappy_next",
+        "sappy_now",
+        "solo",
+        "stick_b",
+        "stick_g",
+        "supply_b",
+        "supply_g",
+        "where",
+    )
+
     solo: bool
     cards: dict[str, int]
     limbs: list[list[Slot]]
@@ -85,7 +117,7 @@ class TreeState(State):
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
         n = players
-        self.limbs = [[] for _ in range(6)]
+        self.limbs = [[], [], [], [], [], []]  # six limbs (a literal: no comprehension frame per game)
         self.deck, self.out_known, self.out_hidden, self.box, self.market = [], [], [], [], []
         self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
         self.where = [TRUNK] * n
@@ -382,9 +414,12 @@ class TreeState(State):
         Logged whenever a limb breaks, whether or not anybody stood beyond the break.
         """
         cards = self.limbs[limb]
-        for i in range(len(cards) - 1):
-            if is_broken(cards[i]) and is_broken(cards[i + 1]):
-                break
+        for i in range(len(cards) - 1):  # ``is_broken`` inlined: this runs after every flip
+            slot = cards[i]
+            if slot[1] and slot[0] == BROKEN:
+                slot = cards[i + 1]
+                if slot[1] and slot[0] == BROKEN:
+                    break
         else:
             return []
         cut = i + 2

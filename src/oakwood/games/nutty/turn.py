@@ -23,6 +23,20 @@ BASE_AP = 3
 class TurnState(TreeState):
     """The multiplayer turn fields and their bookkeeping; ``state.py`` adds the actions."""
 
+    __slots__ = (
+        "ap",
+        "copy",
+        "copy_spent",
+        "current",
+        "end_triggered",
+        "first",
+        "round_no",
+        "spit_used",
+        "sticky_used",
+        "turns_left",
+        "win_seats",
+    )
+
     current: int
     ap: int
     first: int
