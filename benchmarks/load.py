@@ -1,6 +1,7 @@
 """Many concurrent tables over real WebSockets on loopback: how fast every client hears of a move.
 
-Starts ``oakwood serve`` on a temporary database (bots move at once), creates ``--tables`` tables of a person
+Starts ``oakwood serve`` on a temporary database (bots pausing ``--bot-pace`` before each move, as people
+see them; 0 is the worst case, every bot move at once), creates ``--tables`` tables of a person
 against bots, and connects one client per table that plays like a brisk person: on each of its turns it
 waits ``--think`` seconds, then sends the first legal move. For ``--seconds`` it measures, for every move a
 client sends, the time until that client receives the update that includes it (the server stores the move
@@ -16,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -108,11 +110,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bots", default="medium", help="the level of every other seat")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before each move")
+    parser.add_argument("--bot-pace", default="0.8", help="the server's --bot-pace (0.8: as oakwood serve runs)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing its stats here")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        command = [sys.executable, "-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", "0"]
+        profiler = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+        serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
+        command = [sys.executable, *profiler, *serve]
         server = subprocess.Popen([*command, "--db", f"sqlite:///{folder}/load.db"], env=env, stdout=subprocess.DEVNULL)
         try:
             base = f"http://127.0.0.1:{port}"
@@ -127,10 +133,11 @@ def main() -> None:
             elapsed = time.monotonic() - started
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
-            server.terminate()
+            server.send_signal(signal.SIGINT)  # a graceful stop (a profiled server writes its stats)
             server.wait(timeout=30)
     moves = len(load.latencies)
-    print(f"{args.tables} tables of {args.game} ({args.players} seats, bots {args.bots}), {elapsed:.0f} s")
+    seats = f"{args.players} seats, bots {args.bots}, bot pace {args.bot_pace} s, think {args.think} s"
+    print(f"{args.tables} tables of {args.game} ({seats}), {elapsed:.0f} s")
     print(
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
     )

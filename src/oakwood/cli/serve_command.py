@@ -50,7 +50,11 @@ def serve(
         )
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         out.print(f"Oakwood is at http://{shown_host}:{port_number}/  (Ctrl-C stops it)", soft_wrap=True)
-        uvicorn.run(create_app(settings), host=host, port=port_number, log_level="warning")
+        # No per-message compression: updates are a few kilobytes, and deflating each one cost the server more
+        # CPU than anything but storing the moves (benchmarks/load.py).
+        uvicorn.run(
+            create_app(settings), host=host, port=port_number, log_level="warning", ws_per_message_deflate=False
+        )
 
 
 def _check_port_free(host: str, port: int) -> None:

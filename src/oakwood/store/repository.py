@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import database
@@ -35,6 +35,21 @@ SEATS = cast(Table, SeatRow.__table__)
 TOURNAMENTS = cast(Table, TournamentRow.__table__)
 RATINGS = cast(Table, RatingRow.__table__)
 WEB_TABLES = cast(Table, WebTableRow.__table__)
+
+# A game's moves are saved after every move of a live game (play, the web): one statement built once, with
+# bound parameters, so SQLAlchemy compiles it once instead of on every move.
+_SAVE_MOVES = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"))
+    .values(actions=bindparam("actions"), steps=bindparam("steps"))
+)
+_SAVE_ENDING = _SAVE_MOVES.values(
+    status=bindparam("status"),
+    scores=bindparam("scores"),
+    returns=bindparam("returns"),
+    winners=bindparam("winners"),
+    finished_at=bindparam("finished_at"),
+)
 
 
 def now() -> datetime:
@@ -192,11 +207,13 @@ class Store:
     ) -> None:
         """Replace a game's action history (moves appended, or one taken back); with the outcome, the game
         is finished."""
-        values: dict[str, Any] = {"actions": [list(pair) for pair in actions], "steps": len(actions)}
+        values: dict[str, Any] = {"game_id": game_id, "actions": [list(p) for p in actions], "steps": len(actions)}
+        statement = _SAVE_MOVES
         if winners is not None:
             values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
+            statement = _SAVE_ENDING
         with self._writing() as connection:
-            done = connection.execute(update(GAMES).where(GAMES.c.id == game_id).values(**values))
+            done = connection.execute(statement, values)
             if done.rowcount != 1:
                 raise StoreError(f"no game {game_id} in {self.url}")
 

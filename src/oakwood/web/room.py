@@ -181,12 +181,10 @@ class Room:
                 await self._send_update(client)
 
     async def _send_update(self, client: Client) -> None:
-        table = self.table
-        since = min(client.since, table.event_count)
-        message = table.update_for(client.seat, since)
+        message = self.table.update_for(client.seat, client.since)  # (an undo set every client's since to 0)
         if client.seat is not None and client.seat in self._deadlines:
             message["deadline"] = round(max(0.0, self._deadlines[client.seat][0] - time.monotonic()), 1)
-        client.since = table.event_count
+        client.since += len(message["events"])
         await self._send(client, message)
 
     async def _send(self, client: Client, message: dict[str, Any]) -> None:

@@ -102,6 +102,11 @@ class Table:
     #: counts every change of the position (a move, an undo): a request must answer the latest
     seq: int = 0
     undo: UndoTracker = field(default_factory=UndoTracker)
+    #: the game's options as JSON values (every summary carries them; computed once)
+    options: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.options = self.game.options.to_dict()
 
     # ------------------------------------------------------------------ who is who
     @property
@@ -157,7 +162,7 @@ class Table:
             "game": self.game.name,
             "title": self.game.title,
             "players": self.state.num_players,
-            "options": self.game.options.to_dict(),
+            "options": self.options,
             "status": self.status,
             "seats": [seat.summary(number) for number, seat in enumerate(self.seats)],
             "turn_seconds": self.turn_seconds,
@@ -255,7 +260,6 @@ class Table:
             "table": self.summary(),
             "seat": seat,
             "observation": observation,
-            "text": self.game.render(observation),
             "legal": legal,
             "events_from": since,
             "events": [
@@ -265,11 +269,6 @@ class Table:
             "can_undo": self.can_undo(seat),
             "deadline": None,
         }
-
-    @property
-    def event_count(self) -> int:
-        """How many events the game has logged (where the next update's events start)."""
-        return len(self.state.events)
 
     @property
     def decision(self) -> Decision:

@@ -241,7 +241,7 @@ async function drawGame(update) {
       state.module = await import(`./games/${game}.js`);
       state.moduleGame = game;
     } catch (exc) {
-      $("game").replaceChildren(el("pre", {}, update.text));
+      $("game").replaceChildren(el("p", {}, "The board could not be drawn; the moves and the log below still work."));
       showBanner(`Could not load the drawing of ${game}: ${exc}`);
       return;
     }
@@ -258,7 +258,7 @@ async function drawGame(update) {
     state.module.render($("game"), update, ctx);
   } catch (exc) {
     console.error(exc);
-    $("game").replaceChildren(el("pre", {}, update.text));
+    $("game").replaceChildren(el("p", {}, "The board could not be drawn; the moves and the log below still work."));
   }
 }
 
