@@ -61,7 +61,7 @@ def test_a_whole_squarrels_game_by_clicking(page: Page, live_server: str, screen
     expect(page.locator("#game-over")).to_be_visible()
     expect(page.locator("#game-over .replay-link")).to_have_attribute("href", f"/replay/{final['table']['game_id']}")
     page.screenshot(path=str(screens / "squarrels-over.png"))
-    assert clicks > 5
+    assert clicks >= 1  # a random deal: a round can end after a few moves (Winter drawn early)
 
 
 def test_a_whole_barrell_game_by_clicking(page: Page, live_server: str, screens: Path) -> None:
@@ -72,4 +72,4 @@ def test_a_whole_barrell_game_by_clicking(page: Page, live_server: str, screens:
     assert final["observation"]["terminal"]
     expect(page.locator("#game-over")).to_be_visible()
     page.screenshot(path=str(screens / "barrell-over.png"))
-    assert clicks > 3
+    assert clicks >= 2  # at least the mulligan and one battle's play
