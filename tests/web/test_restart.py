@@ -63,6 +63,7 @@ def play(ws: ClientConnection, update: dict[str, Any], moves: int | None) -> dic
     played = 0
     while not update["observation"]["terminal"] and (moves is None or played < moves):
         if update["legal"]:
+            time.sleep(0.06)  # a person's pace: the server refuses more than 20 messages a second
             ws.send(json.dumps({"type": "act", "seq": update["seq"], "action": update["legal"][0]["index"]}))
             played += 1
         update = next_update(ws)
