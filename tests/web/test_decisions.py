@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -93,10 +95,11 @@ def test_a_quarrel_shows_who_has_chosen_never_what_then_reveals_together(client:
 RACE = {**SINGLE_ROUND, "hoard_race": "realtime"}
 
 
-@pytest.fixture
-def race_table(client: TestClient) -> Any:
-    """Three people at a S'Quarrels deal played up to its first Hoard race (seats 0 and 1 race)."""
-    options = {**RACE, "hoard_race_window_s": 30.0}
+@contextlib.contextmanager
+def at_first_race(client: TestClient, window: float) -> Iterator[tuple[list[WebSocketTestSession], list[Update]]]:
+    """Three people at a S'Quarrels deal played up to its first Hoard race (seats 0 and 1 race), with a race
+    window of ``window`` seconds: the three sockets and each one's latest update."""
+    options = {**RACE, "hoard_race_window_s": window}
     table_id, tokens = seat_everyone(client, 3, options, seed=0)
     with (
         client.websocket_connect(f"/ws/tables/{table_id}") as a,
@@ -108,6 +111,13 @@ def race_table(client: TestClient) -> Any:
         all_here(sockets, latest)
         first_moves(sockets, latest, steps_to(Decision.RACE, 3, options, 0))
         assert latest[0]["observation"]["decision"] == "race"
+        yield sockets, latest
+
+
+@pytest.fixture
+def race_table(client: TestClient) -> Any:
+    """The first race of the deal, with a window long enough for the test to answer in."""
+    with at_first_race(client, 30.0) as (sockets, latest):
         assert {m["notation"] for m in latest[0]["legal"]} == {"slap", "pass"}
         yield sockets, latest
 
@@ -127,19 +137,9 @@ def test_the_first_slap_to_reach_the_server_wins_the_hoard(race_table: Any) -> N
 
 
 def test_the_race_window_closes_as_a_pass(client: TestClient) -> None:
-    options = {**RACE, "hoard_race_window_s": 0.5}
-    table_id, tokens = seat_everyone(client, 3, options, seed=0)
-    with (
-        client.websocket_connect(f"/ws/tables/{table_id}") as a,
-        client.websocket_connect(f"/ws/tables/{table_id}") as b,
-        client.websocket_connect(f"/ws/tables/{table_id}") as c,
-    ):
-        sockets = [a, b, c]
-        latest = [hello(ws, token) for ws, token in zip(sockets, tokens, strict=True)]
-        all_here(sockets, latest)
-        first_moves(sockets, latest, steps_to(Decision.RACE, 3, options, 0))
+    with at_first_race(client, 0.5) as (sockets, latest):
         seq = latest[0]["seq"]
         started = time.monotonic()
-        closed = until(c, lambda u: u["observation"]["decision"] != "race")
+        closed = until(sockets[2], lambda u: u["observation"]["decision"] != "race")
         assert time.monotonic() - started >= 0.4 and closed["seq"] == seq + 2  # both racers passed
         assert any(e["kind"] == "race_declined" for e in closed["events"]), closed["events"]

@@ -152,13 +152,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return PlainTextResponse(f"the browser client is not installed ({name} is missing)", status_code=500)
         return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
-    @app.exception_handler(TableError)
-    async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        return refusal(exc.code, exc.message)
-
-    @app.exception_handler(ProtocolError)
-    async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
-        return refusal(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+    @app.exception_handler(ProtocolError)  # a TableError is one too
+    async def refused(request: Request, exc: ProtocolError) -> JSONResponse:
+        return refusal(exc.code, exc.message, 413 if exc.code == "too_large" else None)
 
     @app.get("/", response_model=None)
     async def lobby_page() -> FileResponse | PlainTextResponse:

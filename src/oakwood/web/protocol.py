@@ -48,8 +48,9 @@ _decoder = msgspec.json.Decoder(ClientMessage)
 
 
 class ProtocolError(Exception):
-    """A message the server cannot accept: ``code`` for the client (``malformed``, ``too_large``) and a
-    sentence saying what was wrong."""
+    """A message the server cannot accept: ``code`` for the client (here ``malformed`` or ``too_large``; a
+    table's refusals are the subclass :class:`~oakwood.web.table.TableError`) and a sentence saying what
+    was wrong."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

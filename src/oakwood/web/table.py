@@ -24,19 +24,16 @@ from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError,
 from oakwood.engine.undo import UndoTracker
 from oakwood.store import LiveGame, StoreError, WebTable
 
+from .protocol import ProtocolError
+
 HUMAN = "human"
 BOT = "bot"
 #: The level of the bot that keeps an absent player's seat warm.
 COVER_LEVEL = "medium"
 
 
-class TableError(Exception):
-    """A request the table refuses: ``code`` for the client (see ``docs/web.md``) and a sentence."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class TableError(ProtocolError):
+    """A request the table refuses (see ``docs/web.md`` for the codes): well formed, but not possible now."""
 
 
 def new_token() -> str:

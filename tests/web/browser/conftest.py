@@ -19,9 +19,6 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[3]
 SCREENS = ROOT / "artifacts" / "screens"
 
-if not Path(CHROMIUM).exists():  # pragma: no cover - only on machines without Debian's Chromium
-    pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
-
 
 def free_port() -> int:
     """A TCP port nobody listens on now."""
@@ -65,7 +62,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium, quiet: no sandbox (containers), no GPU, no network of its own."""
+    """Debian's Chromium, quiet: no sandbox (containers), no GPU, no network of its own. Without it the
+    browser tests fail and say what to install (as the PostgreSQL store tests do), never skip."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests need Debian's Chromium at {CHROMIUM}: apt-get install -y chromium")
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,

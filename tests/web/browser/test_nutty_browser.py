@@ -187,6 +187,14 @@ def play_to_the_end(page: Any, frames: Frames, *, limit: int, shots: dict[int, C
         assert steps < limit, f"no end after {limit} clicks"
 
 
+def both_sizes(page: Any, name: str) -> None:
+    """Screenshots ``name``.png at desktop size and ``name``-phone.png at phone size."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-phone.png"))
+    page.set_viewport_size(DESKTOP)
+
+
 def test_two_player_game_against_a_medium_bot(page: Any, live_server: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(DESKTOP)
@@ -202,13 +210,10 @@ def test_two_player_game_against_a_medium_bot(page: Any, live_server: str) -> No
     )
     frames = open_table(page, live_server, answer)
 
-    def middle() -> None:
-        page.screenshot(path=str(ARTIFACTS / "nutty-mid.png"))
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(ARTIFACTS / "nutty-mid-phone.png"))
-        page.set_viewport_size(DESKTOP)
-
-    shots = {0: lambda: page.screenshot(path=str(ARTIFACTS / "nutty-start.png")), 30: middle}
+    shots = {
+        0: lambda: page.screenshot(path=str(ARTIFACTS / "nutty-start.png")),
+        30: lambda: both_sizes(page, "nutty-mid"),
+    }
     final = play_to_the_end(page, frames, limit=1500, shots=shots)
     assert final["observation"]["terminal"]
     # The display name is text, never markup.
@@ -218,15 +223,14 @@ def test_two_player_game_against_a_medium_bot(page: Any, live_server: str) -> No
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(ARTIFACTS / "nutty-over-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
-    if (ROOT / "src" / "oakwood" / "web" / "static" / "replay.html").exists():
-        # The finished game's replay page draws every step with the same module, nothing to click.
-        page.goto(f"{live_server}/replay/{final['table']['game_id']}")
-        page.wait_for_function(f"() => ({DRAWN})() === 0")  # the replay opens on the deal
-        assert page.locator("#game .nt-pos.nt-card.nt-down").count() == 30
-        assert page.locator("#game .nt-actionable").count() == 0
-        page.click("#next")
-        page.wait_for_function(f"() => ({DRAWN})() === 1")
-        assert page.locator("#game .nt-limb").count() == 6
+    # The finished game's replay page draws every step with the same module, nothing to click.
+    page.goto(f"{live_server}/replay/{final['table']['game_id']}")
+    page.wait_for_function(f"() => ({DRAWN})() === 0")  # the replay opens on the deal
+    assert page.locator("#game .nt-pos.nt-card.nt-down").count() == 30
+    assert page.locator("#game .nt-actionable").count() == 0
+    page.click("#next")
+    page.wait_for_function(f"() => ({DRAWN})() === 1")
+    assert page.locator("#game .nt-limb").count() == 6
 
 
 def test_solo_game(page: Any, live_server: str) -> None:
@@ -237,13 +241,7 @@ def test_solo_game(page: Any, live_server: str) -> None:
     )
     frames = open_table(page, live_server, answer)
 
-    def middle() -> None:
-        page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid.png"))
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(ARTIFACTS / "nutty-solo-mid-phone.png"))
-        page.set_viewport_size(DESKTOP)
-
-    shots = {25: middle}
+    shots = {25: lambda: both_sizes(page, "nutty-solo-mid")}
     final = play_to_the_end(page, frames, limit=1500, shots=shots)
     assert final["observation"]["mode"] == "solo"
     assert final["observation"]["terminal"]
