@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 ENV_VARIABLE = "OAKWOOD_DB"
 #: The newest schema revision in ``migrations/versions`` (a test checks it is Alembic's head). Opening a
 #: database already there costs one query, and Alembic — a tenth of a second to import — is not loaded.
-SCHEMA_REVISION = "0003"
+SCHEMA_REVISION = "0004"
 #: Seconds a SQLite connection waits for another process's write to finish before giving up.
 SQLITE_BUSY_TIMEOUT = 30.0
 

@@ -25,7 +25,7 @@ RUNNING = "running"
 #: ``games.status`` of a game that reached its end.
 FINISHED = "finished"
 #: ``games.source``: which command played the game.
-SOURCES = ("play", "simulate", "arena", "web")
+SOURCES = ("play", "simulate", "arena", "web", "analyze")
 
 
 class Seed(TypeDecorator[int]):
@@ -145,3 +145,18 @@ class WebTableRow(Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     turn_seconds: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameFeaturesRow(Base):
+    """What the balance workbench measured in one finished game, by one version of its game's extractor.
+
+    Measuring means replaying the game with its events, so ``oakwood analyze`` keeps the answer: a report
+    over games already measured reads them here instead of replaying them again. A new extractor version
+    (``extractor``, e.g. ``squarrels/2``) measures again.
+    """
+
+    __tablename__ = "game_features"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    extractor: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

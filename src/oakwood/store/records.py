@@ -150,6 +150,20 @@ class TournamentGame:
 
 
 @dataclass(frozen=True)
+class PlayedGame:
+    """A finished game of a tournament with its history: what the balance workbench measures."""
+
+    id: int
+    index: int
+    seed: int
+    actions: list[tuple[int, int]]
+    scores: tuple[float, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    steps: int
+
+
+@dataclass(frozen=True)
 class Rating:
     """An agent's openskill rating: ``mu`` ± ``sigma``, and the conservative ``ordinal`` (mu − 3 sigma)."""
 

@@ -18,10 +18,21 @@ from sqlalchemy.exc import SQLAlchemyError
 from . import database
 from .errors import StoreError
 from .interrupts import interrupts_deferred
-from .models import FINISHED, RUNNING, SOURCES, GameRow, RatingRow, SeatRow, TournamentRow, WebTableRow
+from .models import (
+    FINISHED,
+    RUNNING,
+    SOURCES,
+    GameFeaturesRow,
+    GameRow,
+    RatingRow,
+    SeatRow,
+    TournamentRow,
+    WebTableRow,
+)
 from .records import (
     GameListing,
     NewGame,
+    PlayedGame,
     Rating,
     StoredGame,
     Tournament,
@@ -35,6 +46,7 @@ SEATS = cast(Table, SeatRow.__table__)
 TOURNAMENTS = cast(Table, TournamentRow.__table__)
 RATINGS = cast(Table, RatingRow.__table__)
 WEB_TABLES = cast(Table, WebTableRow.__table__)
+FEATURES = cast(Table, GameFeaturesRow.__table__)
 
 # A game's moves are saved after every move of a live game (play, the web): one statement built once, with
 # bound parameters, so SQLAlchemy compiles it once instead of on every move.
@@ -371,6 +383,72 @@ class Store:
         assert created is not None  # just written
         return created, True
 
+    def tournaments_like(self, settings: TournamentSettings) -> list[Tournament]:
+        """Every stored tournament with these settings but any number of games, most games first.
+
+        Game ``i`` of a tournament depends only on its settings, its seed and ``i``, never on how many games
+        it has, so such tournaments hold the same games: a longer run can reuse a shorter one's.
+        """
+        query = select(TOURNAMENTS.c.id).where(
+            TOURNAMENTS.c.game == settings.game,
+            TOURNAMENTS.c.players == settings.players,
+            TOURNAMENTS.c.seed == settings.seed,
+        )
+        with self._reading() as connection:
+            ids = list(connection.execute(query).scalars())
+        found = [self.get_tournament(tournament_id) for tournament_id in ids]
+        same = [
+            t
+            for t in found
+            if t.settings.options == settings.options and tuple(t.settings.agents) == tuple(settings.agents)
+        ]
+        return sorted(same, key=lambda t: (-t.settings.games, t.id))
+
+    def played_games(self, tournament_ids: Sequence[int], below: int) -> list[PlayedGame]:
+        """The finished games of these tournaments with an index below ``below``, with their histories, one per
+        index (the first tournament listed that has it), in index order."""
+        if not tournament_ids:
+            return []
+        query = (
+            select(
+                GAMES.c.id,
+                GAMES.c.tournament_id,
+                GAMES.c.game_index,
+                GAMES.c.seed,
+                GAMES.c.actions,
+                GAMES.c.scores,
+                GAMES.c.returns,
+                GAMES.c.winners,
+                GAMES.c.steps,
+            )
+            .where(
+                GAMES.c.tournament_id.in_(list(tournament_ids)),
+                GAMES.c.status == FINISHED,
+                GAMES.c.game_index < below,
+            )
+            .order_by(GAMES.c.game_index)
+        )
+        rank = {tournament_id: place for place, tournament_id in enumerate(tournament_ids)}
+        chosen: dict[int, Any] = {}
+        with self._reading() as connection:
+            for row in connection.execute(query):
+                kept = chosen.get(row.game_index)
+                if kept is None or rank[row.tournament_id] < rank[kept.tournament_id]:
+                    chosen[row.game_index] = row
+        return [
+            PlayedGame(
+                id=row.id,
+                index=row.game_index,
+                seed=row.seed,
+                actions=[(int(seat), int(action)) for seat, action in row.actions],
+                scores=tuple(row.scores),
+                returns=tuple(row.returns),
+                winners=tuple(row.winners),
+                steps=row.steps,
+            )
+            for _, row in sorted(chosen.items())
+        ]
+
     def get_tournament(self, tournament_id: int) -> Tournament:
         """The tournament with this id; :class:`StoreError` if there is none."""
         found = self._tournament_where(TOURNAMENTS.c.id == tournament_id)
@@ -437,6 +515,30 @@ class Store:
             )
             for row in rows
         ]
+
+    # ------------------------------------------------------------------ measured features
+    def game_features(self, game_ids: Sequence[int], extractor: str) -> dict[int, dict[str, Any]]:
+        """What ``extractor`` (``game/version``) measured in each of these games, by game id (games it has not
+        measured are absent)."""
+        found: dict[int, dict[str, Any]] = {}
+        with self._reading() as connection:
+            for start in range(0, len(game_ids), 500):  # bounded IN lists
+                query = select(FEATURES.c.game_id, FEATURES.c.data).where(
+                    FEATURES.c.game_id.in_(list(game_ids[start : start + 500])), FEATURES.c.extractor == extractor
+                )
+                found.update({row.game_id: row.data for row in connection.execute(query)})
+        return found
+
+    def save_game_features(self, extractor: str, features: dict[int, dict[str, Any]]) -> None:
+        """Keep what ``extractor`` measured in these games, replacing what an older version measured."""
+        if not features:
+            return
+        ids = list(features)
+        rows = [{"game_id": game_id, "extractor": extractor, "data": data} for game_id, data in features.items()]
+        with self._writing() as connection:
+            for start in range(0, len(ids), 500):
+                connection.execute(delete(FEATURES).where(FEATURES.c.game_id.in_(ids[start : start + 500])))
+            connection.execute(insert(FEATURES), rows)
 
     # ------------------------------------------------------------------ ratings
     def save_ratings(self, tournament_id: int, ratings: Sequence[Rating]) -> None:

@@ -28,15 +28,24 @@ class GameFeatures:
       of rounds or battles, or how far into the deck Winter came).
     - ``seat_facts``: per-seat facts whose effect on winning the report measures; each value is a list with
       one number per seat, 0 meaning the seat did not have it (an indicator 0/1 or a count).
+    - ``order``: each seat's place in the turn order of the game's first round (0 plays first), when the
+      first player is drawn at random (empty when seat 0 always starts, or for one seat): seat numbers then
+      say nothing about who moved first, and the report measures the first-player advantage by place.
     """
 
     ending: str
     numbers: dict[str, float] = field(default_factory=dict)
     seat_facts: dict[str, list[float]] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (what the store keeps)."""
-        return {"ending": self.ending, "numbers": dict(self.numbers), "seat_facts": dict(self.seat_facts)}
+        return {
+            "ending": self.ending,
+            "numbers": dict(self.numbers),
+            "seat_facts": dict(self.seat_facts),
+            "order": list(self.order),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameFeatures:
@@ -45,6 +54,7 @@ class GameFeatures:
             ending=str(data["ending"]),
             numbers={str(k): float(v) for k, v in data["numbers"].items()},
             seat_facts={str(k): [float(x) for x in v] for k, v in data["seat_facts"].items()},
+            order=[int(x) for x in data.get("order", [])],
         )
 
 
