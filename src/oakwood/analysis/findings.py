@@ -1,0 +1,187 @@
+"""The findings at the top of a report: what the figures say, in plain words, most important first.
+
+A finding that rests on a test says so only when the test survives Holm's correction. When more than one
+agent was run, each finding is compared across agents: one that holds for some agents and not others is
+flagged (a balance problem seen only by weak bots may be an artefact of their play).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .figures import Json
+
+#: How many key facts the findings name at most per table size and agent.
+TOP_FACTS = 5
+
+
+def percent(value: float) -> str:
+    """``0.312`` → ``31 %`` (one decimal below 10 %)."""
+    shown = value * 100
+    return f"{shown:.1f} %" if 0 < shown < 10 else f"{shown:.0f} %"
+
+
+def plus_minus(figure: Json) -> str:
+    """A share as ``31 % ± 2 %`` (half its 95 % interval)."""
+    half = (figure["high"] - figure["low"]) / 2
+    return f"{percent(figure['value'])} ± {percent(half)}"
+
+
+def findings(tree: Json) -> list[Json]:
+    """Every finding of the report, most important first."""
+    found = [f for section in tree["sections"] for f in _section(section, tree["labels"])]
+    _flag_disagreements(found, tree["plan"]["agents"])
+    return sorted(found, key=lambda f: f["rank"])
+
+
+def _section(section: Json, labels: Json) -> Iterator[Json]:
+    players = section["players"]
+    table = "solo games" if players == 1 else f"{players}-player games"
+    for agent, figures in section["agents"].items():
+        if not figures.get("games"):
+            continue
+
+        def finding(kind: str, key: str, text: str, rank: float, significant: bool | None = None) -> Json:
+            return {
+                "players": players,
+                "agent": agent,
+                "kind": kind,
+                "key": key,
+                "text": text,
+                "significant": significant,
+                "rank": rank,
+                "flag": None,
+            }
+
+        if players == 1:
+            rate = figures["solo"]["win_rate"]
+            score = figures["scores"]["all"]["mean"]["value"]
+            yield finding("solo", "win_rate", f"Solo ({agent}): wins {plus_minus(rate)} of games; mean score {score:.1f}.", 0)
+        else:
+            yield _advantage(figures, players, table, finding)
+        common = max(figures["endings"], key=lambda e: e["value"])
+        yield finding(
+            "ending",
+            common["key"],
+            f"Most {table} ({agent}) end with {common['label'].lower()}: {plus_minus(common)}.",
+            3,
+        )
+        length = figures["length"]["actions"]
+        extra = [
+            f"{number['mean']['value']:.1f} {number['label'].lower()}"
+            for number in figures["numbers"].values()
+            if number.get("mean")
+        ][:2]
+        yield finding(
+            "length",
+            "actions",
+            f"A {table[:-1]} ({agent}) lasts {length['mean']['value']:.0f} actions on average (median "
+            f"{length['median']:.0f})" + (f", {', '.join(extra)}." if extra else "."),
+            4,
+        )
+        yield from _facts(figures, agent, table, finding)
+    for comparison in section["variants"]:
+        yield from _variants(comparison, table)
+
+
+def _advantage(figures: Json, players: int, table: str, finding: Any) -> Json:
+    by_order = "order" in figures
+    shares = (figures.get("order") or figures["seats"])["shares"]
+    test = (figures.get("order") or figures["seats"])["test"]
+    equal = 1 / players
+    name = (lambda k: f"the {_ordinal(k)} player") if by_order else (lambda k: f"seat {k + 1}")
+    if test["significant"]:
+        best = max(range(players), key=lambda k: shares[k]["value"])
+        worst = min(range(players), key=lambda k: shares[k]["value"])
+        lead = "a first-player advantage" if best == 0 and by_order else f"an advantage to {name(best)}"
+        if by_order and worst == 0:
+            lead = "a first-player disadvantage"
+        text = (
+            f"{name(best).capitalize()} wins {plus_minus(shares[best])} of {table} (equal share {percent(equal)}), "
+            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {test['p_adjusted']:.2g} after correction)."
+        )
+        return finding("advantage", "order" if by_order else "seats", text, 1, True)
+    spread = ", ".join(percent(s["value"]) for s in shares)
+    text = (
+        f"No seat advantage measured in {table}: wins by {'turn order' if by_order else 'seat'} {spread} "
+        f"(equal share {percent(equal)})."
+    )
+    return finding("advantage", "order" if by_order else "seats", text, 2, False)
+
+
+def _ordinal(k: int) -> str:
+    return ["first", "second", "third", "fourth", "fifth", "sixth"][k] if k < 6 else f"{k + 1}th"
+
+
+def _facts(figures: Json, agent: str, table: str, finding: Any) -> Iterator[Json]:
+    rows = [r for r in figures["facts"] if r["difference"] is not None]
+    strong = sorted((r for r in rows if r["test"]["significant"]), key=lambda r: -abs(r["difference"]))
+    for row in strong[:TOP_FACTS]:
+        subject = "Games in which the player" if table == "solo games" else "Seats that"
+        verb = "are won" if table == "solo games" else "win"
+        text = (
+            f"{subject} {row['label']} {verb} {plus_minus(row['with'])} of {table} ({agent}), against "
+            f"{plus_minus(row['without'])} otherwise (seen in {percent(row['frequency']['value'])})."
+        )
+        yield finding("fact", row["key"], text, 5 + (1 - abs(row["difference"])), True)
+    weak = [r for r in rows if not r["test"]["significant"]]
+    if weak:
+        names = "; ".join(r["label"] for r in weak[:6]) + ("; …" if len(weak) > 6 else "")
+        yield finding("no-effect", "facts", f"No measurable effect on winning in {table} ({agent}): {names}.", 8, False)
+
+
+def _variants(comparison: Json, table: str) -> Iterator[Json]:
+    agent = comparison["agent"]
+    by_variant: dict[str, list[Json]] = {}
+    for row in comparison["comparisons"]:
+        by_variant.setdefault(row["variant"], []).append(row)
+    shown = {row["variant"]: row["shown"] for row in comparison["rows"]}
+    for variant, rows in by_variant.items():
+        changed = [r for r in rows if r["significant"]]
+        base = {
+            "players": comparison["players"],
+            "agent": agent,
+            "kind": "variant",
+            "key": variant,
+            "rank": 6,
+            "flag": None,
+        }
+        if not changed:
+            yield {
+                **base,
+                "text": f"{shown[variant]}: no significant difference from the base options in {table} ({agent}).",
+                "significant": False,
+                "rank": 7,
+            }
+            continue
+        parts = [f"{r['measure']} {_value(r['base'])} → {_value(r['value'])}" for r in changed[:4]]
+        yield {
+            **base,
+            "text": f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)} (each significant after correction).",
+            "significant": True,
+        }
+
+
+def _value(value: float) -> str:
+    return percent(value) if 0 <= value <= 1 else f"{value:.1f}"
+
+
+def _flag_disagreements(found: list[Json], agents: list[str]) -> None:
+    """Flag each tested finding whose conclusion differs between the agents that were run."""
+    if len(agents) < 2:
+        return
+    groups: dict[tuple[Any, ...], list[Json]] = {}
+    for f in found:
+        if f["significant"] is not None:
+            groups.setdefault((f["players"], f["kind"], f["key"]), []).append(f)
+    for (_, kind, _), group in groups.items():
+        holds = sorted(f["agent"] for f in group if f["significant"])
+        if kind == "fact":  # a fact absent for an agent was simply not significant for it
+            missing = sorted(set(agents) - {f["agent"] for f in group})
+        else:
+            missing = sorted(f["agent"] for f in group if not f["significant"])
+        if holds and missing:
+            flag = f"holds for {', '.join(holds)}, not for {', '.join(missing)}"
+            for f in group:
+                f["flag"] = flag

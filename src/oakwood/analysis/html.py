@@ -1,0 +1,171 @@
+"""The report as one self-contained HTML page (plots embedded, no script, no outside resource) beside its
+PNG files and ``figures.json``. It holds no date: the same seeds give the same files."""
+
+from __future__ import annotations
+
+import base64
+import json
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from .figures import Json
+from .findings import percent, plus_minus
+from .plots import draw_all
+
+STYLE = """
+body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d2a1d;background:#fbfaf5}
+h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2.5rem;border-bottom:2px solid #8a6d3b;padding-bottom:.2rem}
+h3{margin-top:1.6rem}.meta{color:#555}.findings li{margin:.35rem 0}.flag{background:#fde2b8;border-radius:4px;
+padding:0 .35rem;font-size:.85em;margin-left:.3rem}.sig{color:#a33c00;font-weight:600}table{border-collapse:collapse;
+margin:.6rem 0;font-size:.9rem}th,td{border-bottom:1px solid #d9d3c3;padding:.2rem .6rem;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#efe9da}img{max-width:100%;height:auto;display:block;
+margin:.8rem 0}.note{font-size:.85rem;color:#555}
+"""
+
+
+def _img(out: Path, name: str, alt: str) -> str:
+    data = base64.b64encode((out / name).read_bytes()).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}" data-file="{escape(name)}">'
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    header = "".join(f"<th>{escape(str(h))}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _p(test: Json) -> str:
+    shown = f"{test['p_adjusted']:.2g}"
+    return f'<span class="sig">{shown}</span>' if test["significant"] else shown
+
+
+def _interval(figure: Json) -> str:
+    return f"{percent(figure['value'])} [{percent(figure['low'])}, {percent(figure['high'])}]"
+
+
+def _mean(figure: Json | None) -> str:
+    if not figure or figure.get("value") is None:
+        return "—"
+    return f"{figure['value']:.1f} [{figure['low']:.1f}, {figure['high']:.1f}]" if figure["count"] > 1 else f"{figure['value']:.1f}"
+
+
+def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str:
+    players = section["players"]
+    parts = [f"<h3>{escape(agent)} at every seat · {figures['games']} games</h3>"]
+    if players > 1:
+        table = figures.get("order") or figures["seats"]
+        what = "Place in the turn order" if "order" in figures else "Seat"
+        rows = [[str(k + 1), _interval(s)] for k, s in enumerate(table["shares"])]
+        parts.append(_table([what, "Win share [95 %]"], rows))
+        parts.append(
+            f'<p class="note">Equal share {percent(1 / players)}; {escape(table["test"]["name"])}: adjusted p = '
+            f"{_p(table['test'])}.</p>"
+        )
+    else:
+        parts.append(f"<p>Win rate {_interval(figures['solo']['win_rate'])}.</p>")
+    scores = figures["scores"]
+    rows = [[f"seat {k + 1}", _mean(m)] for k, m in enumerate(scores["per_seat"])]
+    parts.append(_table(["Final score", "Mean [95 %]"], rows))
+    length = figures["length"]["actions"]
+    rows = [["actions", _mean(length["mean"]), f"{length['median']:g}", f"{length['p10']:g}–{length['p90']:g}"]]
+    for number in figures["numbers"].values():
+        if number.get("mean"):
+            rows.append([escape(number["label"]), _mean(number["mean"]), f"{number['median']:g}", f"{number['p10']:g}–{number['p90']:g}"])
+    parts.append(_table(["Length and measures", "Mean [95 %]", "Median", "10–90 %"], rows))
+    rows = [[escape(e["label"]), str(int(e["successes"])), _interval(e)] for e in figures["endings"]]
+    parts.append(_table(["How the game ended", "Games", "Share [95 %]"], rows))
+    facts = figures.get("facts") or []
+    if facts:
+        rows = [
+            [
+                escape(r["label"]),
+                percent(r["frequency"]["value"]),
+                _interval(r["with"]) if r["with"]["trials"] else "—",
+                _interval(r["without"]) if r["without"]["trials"] else "—",
+                "—" if r["difference"] is None else f"{r['difference'] * 100:+.1f} pt",
+                _p(r["test"]),
+            ]
+            for r in facts
+        ]
+        who = "Games in which the player…" if players == 1 else "Seats that…"
+        parts.append(_table([who, "How often", "Win with [95 %]", "Win without [95 %]", "Difference", "Adjusted p"], rows))
+    return "\n".join(parts)
+
+
+def _variant_tables(comparison: Json) -> str:
+    rows = [
+        [
+            escape(r["measure"]),
+            escape(r["variant"]),
+            _value(r["base"]),
+            _value(r["value"]),
+            escape(r["test"]),
+            _p(r),
+        ]
+        for r in comparison["comparisons"]
+    ]
+    return _table(["Measure", "Variant", "Base", "Variant value", "Test", "Adjusted p"], rows)
+
+
+def _value(value: float) -> str:
+    return percent(value) if 0 <= value <= 1 else f"{value:.2f}"
+
+
+def write_report(tree: Json, out: Path) -> Path:
+    """Write ``report.html``, its PNG plots and ``figures.json`` into ``out``; the report's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    drawn = draw_all(tree, out)
+    (out / "figures.json").write_text(json.dumps(tree, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    plan = tree["plan"]
+    title = f"{tree['title']}: balance report"
+    findings = []
+    for f in tree["findings"]:
+        flag = f' <span class="flag">{escape(f["flag"])}</span>' if f["flag"] else ""
+        findings.append(f"<li>{escape(f['text'])}{flag}</li>")
+    varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
+    body = [
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="meta">{plan["games"]} games per cell · players {", ".join(map(str, plan["players"]))} · every seat played '
+        f"by {escape(', '.join(plan['agents']))} · seed {plan['seed']} · variants: {varies} · Oakwood {escape(tree['oakwood'])}, "
+        f"measures {escape(tree['measures'])}</p>",
+        "<h2>Findings</h2>",
+        f'<ul class="findings">{"".join(findings)}</ul>',
+    ]
+    if "overview" in drawn:
+        body.append(_img(out, drawn["overview"][0], "first player's win share and game length by table size"))
+    for section in tree["sections"]:
+        players = section["players"]
+        body.append(f"<h2>{'Solo' if players == 1 else f'{players} players'}</h2>")
+        for name in drawn[str(players)]:
+            if not name.startswith(("facts-", "variants-")):
+                body.append(_img(out, name, name.removesuffix(".png").replace("-", " ")))
+        for agent, figures in section["agents"].items():
+            if figures.get("games"):
+                body.append(_agent_tables(section, agent, figures, tree["labels"]))
+                facts = f"facts-{players}p-{agent}.png"
+                if facts in drawn[str(players)]:
+                    body.append(_img(out, facts, f"win share with and without each fact, {agent}"))
+        for comparison in section["variants"]:
+            body.append(f"<h3>Variants of {escape(comparison['option'])} · {escape(comparison['agent'])}</h3>")
+            body.append(_img(out, f"variants-{players}p-{comparison['option']}-{comparison['agent']}.png", "variants"))
+            body.append(_variant_tables(comparison))
+    stats = tree["statistics"]
+    body.append("<h2>Method</h2>")
+    body.append(
+        "<p class=\"note\">Win shares count a shared win as a fraction (the shares of a table add up to one) and carry "
+        "95 % Wilson intervals; means carry 95 % Student-t intervals. Shares are compared with a two-proportion "
+        "z-test, means with Welch's t-test, a table of shares with a chi-square goodness-of-fit test against equal "
+        f"shares. All {stats['tests']} tests of this report are corrected together: {escape(stats['correction'])}; "
+        "adjusted p-values below 0.05 are in bold. Variants are played on the same deals as the base (the same "
+        "seeds), so the independent-sample tests are conservative. When the game draws its first player at random, "
+        "the first-player advantage is measured by place in the turn order, not by seat.</p>"
+    )
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>" + "\n".join(body) + "</body></html>\n"
+    )
+    path = out / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path

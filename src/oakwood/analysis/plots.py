@@ -1,0 +1,245 @@
+"""The report's plots, drawn with matplotlib (no display needed) from the figures tree, as PNG files.
+
+Each plot shows its uncertainty: error bars are the 95 % intervals of the figures, histograms are raw counts.
+Colours follow the Okabe–Ito palette, which stays distinct for colour-blind readers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: never a window, never a display
+
+import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen before pyplot is imported)
+
+from .figures import Json  # noqa: E402
+
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+DPI = 96
+
+
+def _save(figure: Any, path: Path) -> str:
+    figure.tight_layout()
+    figure.savefig(path, dpi=DPI, metadata={"Software": None})  # no version stamp: the same figures, the same bytes
+    plt.close(figure)
+    return path.name
+
+
+def _bars(ax: Any, positions: list[float], shares: list[Json], colour: str, width: float, label: str) -> None:
+    values = [s["value"] for s in shares]
+    below = [s["value"] - s["low"] for s in shares]
+    above = [s["high"] - s["value"] for s in shares]
+    ax.bar(positions, values, width, yerr=[below, above], capsize=3, color=colour, label=label, ecolor="#333333")
+
+
+def _percent_axis(ax: Any) -> None:
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+
+
+def wins_plot(section: Json, path: Path) -> str:
+    """Win share by place in the turn order (or by seat), one bar group per agent, the equal share dashed."""
+    players = section["players"]
+    agents = list(section["agents"])
+    figure, ax = plt.subplots(figsize=(7, 3.2))
+    width = 0.8 / max(1, len(agents))
+    by_order = False
+    for a, agent in enumerate(agents):
+        figures = section["agents"][agent]
+        if players == 1:
+            _bars(ax, [a], [figures["solo"]["win_rate"]], PALETTE[a % len(PALETTE)], 0.6, agent)
+            continue
+        table = figures.get("order") or figures["seats"]
+        by_order = "order" in figures
+        positions = [k + (a - (len(agents) - 1) / 2) * width for k in range(players)]
+        _bars(ax, positions, table["shares"], PALETTE[a % len(PALETTE)], width, agent)
+    if players == 1:
+        ax.set_xticks(range(len(agents)), agents)
+        ax.set_ylabel("solo win rate")
+        ax.set_title("Solo: win rate (95 % intervals)")
+    else:
+        ax.axhline(1 / players, color="#555555", linestyle="--", linewidth=1, label="equal share")
+        names = [_ordinal(k) for k in range(players)] if by_order else [f"seat {k + 1}" for k in range(players)]
+        ax.set_xticks(range(players), names)
+        ax.set_ylabel("win share")
+        what = "place in the turn order" if by_order else "seat"
+        ax.set_title(f"{players} players: win share by {what} (95 % intervals)")
+        ax.legend(fontsize=8, loc="upper right")
+    _percent_axis(ax)
+    return _save(figure, path)
+
+
+def _ordinal(k: int) -> str:
+    return ["1st", "2nd", "3rd", "4th", "5th", "6th"][k] if k < 6 else f"{k + 1}th"
+
+
+def distribution_plot(section: Json, path: Path, pick: Any, title: str, xlabel: str) -> str:
+    """Histograms, one outline per agent, of the distribution ``pick(figures)`` returns."""
+    figure, ax = plt.subplots(figsize=(7, 3.0))
+    for a, (agent, figures) in enumerate(section["agents"].items()):
+        dist = pick(figures)
+        if not dist or not dist.get("histogram") or not dist["histogram"]["edges"]:
+            continue
+        edges, counts = dist["histogram"]["edges"], dist["histogram"]["counts"]
+        total = sum(counts) or 1
+        ax.stairs([c / total for c in counts], edges, color=PALETTE[a % len(PALETTE)], linewidth=1.6, label=agent)
+        ax.axvline(dist["mean"]["value"], color=PALETTE[a % len(PALETTE)], linestyle=":", linewidth=1)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of games")
+    _percent_axis(ax)
+    ax.legend(fontsize=8)
+    return _save(figure, path)
+
+
+def endings_plot(section: Json, labels: dict[str, str], path: Path) -> str:
+    """How games end: the share of each ending, per agent, with intervals."""
+    keys = list(labels)
+    agents = list(section["agents"])
+    figure, ax = plt.subplots(figsize=(7, 0.9 + 0.45 * len(keys) * max(1, len(agents) / 1.5)))
+    height = 0.8 / max(1, len(agents))
+    for a, agent in enumerate(agents):
+        rows = {e["key"]: e for e in section["agents"][agent]["endings"]}
+        ys = [k + (a - (len(agents) - 1) / 2) * height for k in range(len(keys))]
+        values = [rows[key]["value"] for key in keys]
+        err = [[rows[key]["value"] - rows[key]["low"] for key in keys], [rows[key]["high"] - rows[key]["value"] for key in keys]]
+        ax.barh(ys, values, height, xerr=err, capsize=3, color=PALETTE[a % len(PALETTE)], label=agent, ecolor="#333333")
+    ax.set_yticks(range(len(keys)), [_wrap(labels[k]) for k in keys], fontsize=8)
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_title(f"{_table(section)}: how games end (95 % intervals)")
+    ax.legend(fontsize=8)
+    return _save(figure, path)
+
+
+def facts_plot(section: Json, agent: str, path: Path) -> str:
+    """Each key fact: the win share of seats with it (filled) against seats without (hollow)."""
+    rows = [r for r in section["agents"][agent]["facts"] if r["difference"] is not None]
+    figure, ax = plt.subplots(figsize=(7, 1.0 + 0.32 * max(1, len(rows))))
+    for k, row in enumerate(rows):
+        for part, style in (("with", "o"), ("without", "o")):
+            s = row[part]
+            filled = part == "with"
+            colour = PALETTE[5] if row["test"]["significant"] else PALETTE[0]
+            ax.errorbar(
+                s["value"],
+                k,
+                xerr=[[s["value"] - s["low"]], [s["high"] - s["value"]]],
+                fmt=style,
+                color=colour,
+                markerfacecolor=colour if filled else "white",
+                capsize=2,
+                markersize=5,
+            )
+    if section["players"] > 1:
+        ax.axvline(1 / section["players"], color="#555555", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(rows)), [_wrap(r["label"], 48) for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    what = "win rate" if section["players"] == 1 else "win share"
+    ax.set_title(f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact; red = significant", fontsize=9)
+    return _save(figure, path)
+
+
+def variants_plot(comparison: Json, path: Path) -> str:
+    """One option's variants: the first player's share (or solo win rate) and the mean length, with intervals."""
+    rows = comparison["rows"]
+    names = [_wrap(r["variant"], 22) for r in rows]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 0.9 + 0.5 * len(rows)))
+    key = "win_rate" if comparison["players"] == 1 else "first"
+    for ax, pick, title in (
+        (left, lambda r: r[key], "solo win rate" if key == "win_rate" else "first player's win share"),
+        (right, lambda r: r["length"], "mean length (actions)"),
+    ):
+        values = [pick(r)["value"] for r in rows]
+        err = [[pick(r)["value"] - pick(r)["low"] for r in rows], [pick(r)["high"] - pick(r)["value"] for r in rows]]
+        colours = [PALETTE[0] if i == 0 else PALETTE[1] for i in range(len(rows))]
+        ax.barh(range(len(rows)), values, xerr=err, capsize=3, color=colours, ecolor="#333333")
+        ax.set_yticks(range(len(rows)), names, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_title(title, fontsize=9)
+    if key == "first":
+        left.axvline(1 / comparison["players"], color="#555555", linestyle="--", linewidth=1)
+    left.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    right.set_yticks([])
+    table = "solo" if comparison["players"] == 1 else f"{comparison['players']} players"
+    figure.suptitle(f"{comparison['option']} · {table} · {comparison['agent']} (95 % intervals)", fontsize=10)
+    return _save(figure, path)
+
+
+def overview_plot(tree: Json, path: Path) -> str:
+    """Across table sizes: the first player's win share against the equal share, and the mean length."""
+    sections = [s for s in tree["sections"] if s["players"] > 1]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 3.0))
+    for a, agent in enumerate(tree["plan"]["agents"]):
+        colour = PALETTE[a % len(PALETTE)]
+        xs, first, low, high, length, lo2, hi2 = [], [], [], [], [], [], []
+        for s in sections:
+            figures = s["agents"][agent]
+            table = figures.get("order") or figures.get("seats")
+            if not table:
+                continue
+            share = table["shares"][0]
+            xs.append(s["players"])
+            first.append(share["value"])
+            low.append(share["value"] - share["low"])
+            high.append(share["high"] - share["value"])
+            m = figures["length"]["actions"]["mean"]
+            length.append(m["value"])
+            lo2.append(m["value"] - m["low"])
+            hi2.append(m["high"] - m["value"])
+        left.errorbar(xs, first, yerr=[low, high], marker="o", capsize=3, color=colour, label=agent)
+        right.errorbar(xs, length, yerr=[lo2, hi2], marker="o", capsize=3, color=colour, label=agent)
+    xs_all = [s["players"] for s in sections]
+    left.plot(xs_all, [1 / p for p in xs_all], linestyle="--", color="#555555", label="equal share")
+    left.set_title("first player's win share", fontsize=9)
+    left.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    right.set_title("mean length (actions)", fontsize=9)
+    for ax in (left, right):
+        ax.set_xlabel("players")
+        ax.set_xticks(xs_all)
+    left.legend(fontsize=8)
+    return _save(figure, path)
+
+
+def _table(section: Json) -> str:
+    return "Solo" if section["players"] == 1 else f"{section['players']} players"
+
+
+def _wrap(text: str, width: int = 34) -> str:
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def draw_all(tree: Json, out: Path) -> dict[str, list[str]]:
+    """Every plot of the report into ``out``; the file names, by section key."""
+    labels = tree["labels"]
+    drawn: dict[str, list[str]] = {}
+    if len([s for s in tree["sections"] if s["players"] > 1]) > 1:
+        drawn["overview"] = [overview_plot(tree, out / "overview.png")]
+    for section in tree["sections"]:
+        p = section["players"]
+        names = [wins_plot(section, out / f"wins-{p}p.png")]
+        names.append(
+            distribution_plot(section, out / f"scores-{p}p.png", lambda f: f["scores"]["all"], f"{_table(section)}: final scores", "points")
+        )
+        names.append(
+            distribution_plot(section, out / f"length-{p}p.png", lambda f: f["length"]["actions"], f"{_table(section)}: game length", "actions")
+        )
+        names.append(endings_plot(section, labels["endings"], out / f"endings-{p}p.png"))
+        for agent in section["agents"]:
+            if section["agents"][agent].get("facts"):
+                names.append(facts_plot(section, agent, out / f"facts-{p}p-{agent}.png"))
+        for comparison in section["variants"]:
+            names.append(variants_plot(comparison, out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png"))
+        drawn[f"{p}"] = names
+    return drawn

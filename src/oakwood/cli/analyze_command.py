@@ -1,0 +1,235 @@
+"""``oakwood analyze``: play (or reuse) many bot games of a game, measure them, write a balance report."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from oakwood.agents import make_agent
+from oakwood.arena.backend import Backend
+from oakwood.arena.simulate import SimulationStopped
+from oakwood.engine import Game
+from oakwood.store import Store, StoreError
+
+from . import values
+from .arena_command import _backend_choice, _connect
+from .common import find_game_class, load_game, parse_agents, parse_option_pairs
+from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
+from .files import check_writable
+from .flags import DbOpt, OptionOpt, WorkersOpt
+from .messages import quote, shorten
+from .storing import open_database, progress_bar
+
+#: Games per cell when ``--games`` is not given.
+DEFAULT_GAMES = 2000
+
+
+def analyze(
+    game: Annotated[str, typer.Argument(help="Game name (see `oakwood games`).", show_default=False)],
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", "-n", help="Table sizes: N, a range 2-6 or a list 2,4 (default: every size).", metavar="N"
+        ),
+    ] = None,
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            help="Comma-separated bots; each plays every seat of its own games, and findings are compared across them.",
+        ),
+    ] = "heuristic",
+    games_: Annotated[
+        str | None,
+        typer.Option("--games", "-g", help=f"Games per table size, agent and variant (default {DEFAULT_GAMES}).", metavar="N"),
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            help="OPTION=a,b,… : compare these values of one option with the base options, one option at a time "
+            "(repeatable; a value @FILE is read from a file, named by the file).",
+            metavar="OPTION=A,B",
+        ),
+    ] = None,
+    option: OptionOpt = None,
+    seed: Annotated[str | None, typer.Option(help="Base seed (default 0): the same seed, the same report.", metavar="S")] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Report folder (default: ./oakwood-report-GAME).", metavar="DIR")
+    ] = None,
+    workers: WorkersOpt = None,
+    backend: Annotated[str, typer.Option("--backend", help="Where games are played: local processes, or a dask cluster.")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="The dask scheduler (with --backend dask).", metavar="ADDRESS")
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Play many bot games (or reuse the stored ones), measure them and write a balance report: HTML with PNG
+    plots and every figure as JSON. Seat advantage, scores, length, endings, key cards and powers, variants."""
+    out = Console(highlight=False)
+    with friendly_errors():
+        loaded = load_game(game, option or [])
+        total = DEFAULT_GAMES if games_ is None else values.whole_number("--games", games_, minimum=1, maximum=values.MAX_GAMES)
+        base_seed = 0 if seed is None else values.seed("--seed", seed)
+        processes = (
+            None if workers is None else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
+        )
+        where = _backend_choice(backend, scheduler, workers)
+        sizes = _table_sizes(loaded, players)
+        names = parse_agents(loaded, agents)
+        for name in names:
+            make_agent(loaded, name)  # a bot that cannot be built fails here, not in every worker
+        plan = _plan(loaded, sizes, names, total, base_seed, option or [], vary or [])
+        extractor = _extractor(loaded)
+        target = out_dir if out_dir is not None else Path(f"oakwood-report-{loaded.name}")
+        check_writable("--out", target / "report.html")
+        store = open_database(db)
+    with contextlib.closing(store):
+        with friendly_errors():
+            runner = _connect(where, scheduler, processes)
+        code = _run(out, store, plan, runner, processes, loaded, extractor, target)
+    if code:
+        raise typer.Exit(code)
+
+
+def _table_sizes(game: Game[Any], text: str | None) -> tuple[int, ...]:
+    """``--players``: one size, a range ``2-6`` or a list ``2,4``, each one the game takes."""
+    takes = f"{game.title} takes {game.min_players}–{game.max_players} players"
+    if text is None:
+        return tuple(range(game.min_players, game.max_players + 1))
+    sizes: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        first = values.whole_number("--players", low)
+        last = values.whole_number("--players", high) if dash else first
+        if last < first:
+            raise CliInputError(f"--players {quote(part)}: a range goes from the smaller size to the larger")
+        sizes.extend(range(first, last + 1))
+    for size in sizes:
+        if not game.min_players <= size <= game.max_players:
+            raise CliInputError(f"--players {size}: {takes}")
+    return tuple(sorted(set(sizes)))
+
+
+def _plan(
+    game: Game[Any], sizes: tuple[int, ...], agents: list[str], games: int, seed: int, base: list[str], varies: list[str]
+) -> Any:
+    from oakwood.analysis.plan import BASE, Plan, Variant
+
+    cls = type(game)
+    base_texts = parse_option_pairs(base)
+    base_options = game.options.to_dict()
+    changed: list[tuple[str, tuple[Variant, ...]]] = []
+    for text in varies:
+        name, sep, listed = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name or not listed.strip():
+            raise CliInputError(f"--vary takes OPTION=a,b,…, got {quote(shorten(text))}")
+        if name not in base_options:
+            raise CliInputError(f"--vary {quote(name)}: {game.title} has no such option (see oakwood games {game.name})")
+        if name in base_texts:
+            raise CliInputError(f"--vary {name} and --option {name}: the base value of a varied option is its default")
+        if any(name == done for done, _ in changed):
+            raise CliInputError(f"--vary {name} is given twice: list every value in one --vary {name}=a,b")
+        variants: list[Variant] = []
+        for value in (v.strip() for v in listed.split(",")):
+            if not value:
+                continue
+            shown = Path(value[1:]).stem if value.startswith("@") and not value.startswith("@@") else value
+            options = cls.options_class.from_strings({**base_texts, **parse_option_pairs([f"{name}={value}"])}).to_dict()
+            if options == base_options:
+                continue  # the base value itself: the base is always in the comparison
+            label = f"{name}={shown}"
+            if any(v.options == options for v in variants):
+                raise CliInputError(f"--vary {name}: {quote(value)} repeats a value already listed")
+            variants.append(Variant(label=label, options=options, option=name, shown=shown))
+        if not variants:
+            raise CliInputError(f"--vary {name}: every value listed is the base value; name at least one other")
+        changed.append((name, tuple(variants)))
+    return Plan(
+        game=game.name,
+        players=sizes,
+        agents=tuple(agents),
+        games=games,
+        seed=seed,
+        base=Variant(label=BASE, options=base_options),
+        varies=tuple(changed),
+    )
+
+
+def _extractor(game: Game[Any]) -> Any:
+    from oakwood.analysis.features import extractor_for
+
+    try:
+        return extractor_for(game.name)
+    except LookupError as exc:
+        raise CliInputError(str(exc)) from None
+
+
+def _run(
+    out: Console, store: Store, plan: Any, runner: Backend, workers: int | None, game: Game[Any], extractor: Any, target: Path
+) -> int:
+    """Play what is missing, measure every game, write the report; the exit code."""
+    from oakwood.analysis.html import write_report
+    from oakwood.analysis.report import build_report
+    from oakwood.analysis.runner import locate, measured_games, play_missing
+
+    title = find_game_class(plan.game).title
+    cells = plan.cells()
+    out.print(
+        Text(
+            f"{title}: {len(cells)} cells ({', '.join(map(str, plan.players))} players × {', '.join(plan.agents)} × "
+            f"{len(plan.variants())} variants) of {plan.games} games, seed {plan.seed}",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )
+    total = len(cells) * plan.games
+    try:
+        where = [locate(store, plan, cell) for cell in cells]
+        missing = sum(len(w.missing) for w in where)
+        if missing < total:
+            out.print(Text(f"{total - missing} of {total} games are already stored and reused.", style="dim"))
+        with progress_bar(out) as progress:
+            if missing:
+                task = progress.add_task("Playing", total=missing)
+                for w in where:
+                    play_missing(store, plan, w, runner, lambda n: progress.advance(task, n))
+            task = progress.add_task("Measuring", total=total)
+            measured = {
+                w.cell: measured_games(store, plan, w, workers=workers, on_progress=lambda n: progress.advance(task, n))
+                for w in where
+            }
+    except SimulationStopped as stop:
+        again = "run the same command again to play the rest (nothing stored is played twice)"
+        if stop.interrupted:
+            out.print(Text(f"Interrupted: every finished game is stored; {again}.", style="yellow"), soft_wrap=True)
+            return EXIT_INTERRUPTED
+        print_error(f"{stop.reason}; every finished game is stored ({again})")
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        out.print(
+            Text("Interrupted while measuring: what was measured is stored; run the same command again.", style="yellow"),
+            soft_wrap=True,
+        )
+        return EXIT_INTERRUPTED
+    except StoreError as exc:
+        print_error(str(exc))
+        return EXIT_FAILURE
+    finally:
+        close = getattr(runner, "close", None)
+        if close is not None:
+            close()
+    tree = build_report(plan, title, measured, extractor)
+    path = write_report(tree, target)
+    for finding in tree["findings"][:6]:
+        flag = f" [{finding['flag']}]" if finding["flag"] else ""
+        out.print(Text(f"• {finding['text']}{flag}"), soft_wrap=True)
+    out.print(Text(f"Report: {path} (figures: {target / 'figures.json'})", style="bold"), soft_wrap=True)
+    return 0
