@@ -240,6 +240,15 @@ def test_drawn_battles_limit_ending() -> None:
     assert found
 
 
+def test_no_cards_left_ending() -> None:
+    """Random play, 4 players, seed 137: the hands ran out (BR-15) after a battle that did not decide the game."""
+    game, state = _play(4, 137, "random")
+    result = EXTRACTOR.extract(game, state)
+    assert result.ending == "no_cards_left"
+    assert not any(state.observe(0)["hand_sizes"])
+    assert state.events[-1].kind == "game_over" and state.events[-2].kind != "battle_result"
+
+
 def test_unfinished_game_is_refused() -> None:
     game = load("barrell")
     state = game.new_state(2, 5)
