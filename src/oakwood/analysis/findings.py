@@ -64,12 +64,12 @@ def _section(section: Json, labels: Json) -> Iterator[Json]:
         yield finding(
             "ending",
             common["key"],
-            f"Most {table} ({agent}) end with {common['label'].lower()}: {plus_minus(common)}.",
+            f"Most {table} ({agent}) end so — {common['label']}: {plus_minus(common)}.",
             3,
         )
         length = figures["length"]["actions"]
         extra = [
-            f"{number['mean']['value']:.1f} {number['label'].lower()}"
+            f"{number['label']}: {number['mean']['value']:.1f}"
             for number in figures["numbers"].values()
             if number.get("mean")
         ][:2]
@@ -77,7 +77,7 @@ def _section(section: Json, labels: Json) -> Iterator[Json]:
             "length",
             "actions",
             f"A {table[:-1]} ({agent}) lasts {length['mean']['value']:.0f} actions on average (median "
-            f"{length['median']:.0f})" + (f", {', '.join(extra)}." if extra else "."),
+            f"{length['median']:.0f})" + (f"; {'; '.join(extra)} (means)." if extra else "."),
             4,
         )
         yield from _facts(figures, agent, table, finding)

@@ -8,7 +8,7 @@ Every cell of a plan shares the seed, so variants are played on the same deals (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from oakwood.store import TournamentSettings
@@ -22,7 +22,7 @@ class Variant:
     """A set of options: the base, or the base with one option changed (``option`` = ``shown``)."""
 
     label: str
-    options: dict[str, Any]
+    options: dict[str, Any] = field(compare=False)  # a variant is known by its label (unique in a plan)
     option: str | None = None
     shown: str | None = None  # the changed value as a person reads it (a file's name for a value read from one)
 

@@ -28,11 +28,17 @@ def _save(figure: Any, path: Path) -> str:
     return path.name
 
 
+def _err(figures: list[Json]) -> list[list[float]]:
+    """Error bar lengths below and above each value (never negative: rounding can put a bound past it)."""
+    return [
+        [max(0.0, f["value"] - f["low"]) for f in figures],
+        [max(0.0, f["high"] - f["value"]) for f in figures],
+    ]
+
+
 def _bars(ax: Any, positions: list[float], shares: list[Json], colour: str, width: float, label: str) -> None:
     values = [s["value"] for s in shares]
-    below = [s["value"] - s["low"] for s in shares]
-    above = [s["high"] - s["value"] for s in shares]
-    ax.bar(positions, values, width, yerr=[below, above], capsize=3, color=colour, label=label, ecolor="#333333")
+    ax.bar(positions, values, width, yerr=_err(shares), capsize=3, color=colour, label=label, ecolor="#333333")
 
 
 def _percent_axis(ax: Any) -> None:
@@ -98,15 +104,15 @@ def endings_plot(section: Json, labels: dict[str, str], path: Path) -> str:
     """How games end: the share of each ending, per agent, with intervals."""
     keys = list(labels)
     agents = list(section["agents"])
-    figure, ax = plt.subplots(figsize=(7, 0.9 + 0.45 * len(keys) * max(1, len(agents) / 1.5)))
+    lines = sum(_wrap(labels[k], 44).count("\n") + 1 for k in keys)
+    figure, ax = plt.subplots(figsize=(8, 1.2 + 0.2 * lines + 0.25 * len(keys) * len(agents)))
     height = 0.8 / max(1, len(agents))
     for a, agent in enumerate(agents):
         rows = {e["key"]: e for e in section["agents"][agent]["endings"]}
         ys = [k + (a - (len(agents) - 1) / 2) * height for k in range(len(keys))]
         values = [rows[key]["value"] for key in keys]
-        err = [[rows[key]["value"] - rows[key]["low"] for key in keys], [rows[key]["high"] - rows[key]["value"] for key in keys]]
-        ax.barh(ys, values, height, xerr=err, capsize=3, color=PALETTE[a % len(PALETTE)], label=agent, ecolor="#333333")
-    ax.set_yticks(range(len(keys)), [_wrap(labels[k]) for k in keys], fontsize=8)
+        ax.barh(ys, values, height, xerr=_err([rows[key] for key in keys]), capsize=3, color=PALETTE[a % len(PALETTE)], label=agent, ecolor="#333333")
+    ax.set_yticks(range(len(keys)), [_wrap(labels[k], 44) for k in keys], fontsize=8)
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_title(f"{_table(section)}: how games end (95 % intervals)")
@@ -117,7 +123,8 @@ def endings_plot(section: Json, labels: dict[str, str], path: Path) -> str:
 def facts_plot(section: Json, agent: str, path: Path) -> str:
     """Each key fact: the win share of seats with it (filled) against seats without (hollow)."""
     rows = [r for r in section["agents"][agent]["facts"] if r["difference"] is not None]
-    figure, ax = plt.subplots(figsize=(7, 1.0 + 0.32 * max(1, len(rows))))
+    lines = sum(_wrap(r["label"], 52).count("\n") + 1 for r in rows)
+    figure, ax = plt.subplots(figsize=(8, 1.2 + 0.16 * lines + 0.12 * len(rows)))
     for k, row in enumerate(rows):
         for part, style in (("with", "o"), ("without", "o")):
             s = row[part]
@@ -126,7 +133,7 @@ def facts_plot(section: Json, agent: str, path: Path) -> str:
             ax.errorbar(
                 s["value"],
                 k,
-                xerr=[[s["value"] - s["low"]], [s["high"] - s["value"]]],
+                xerr=_err([s]),
                 fmt=style,
                 color=colour,
                 markerfacecolor=colour if filled else "white",
@@ -135,11 +142,11 @@ def facts_plot(section: Json, agent: str, path: Path) -> str:
             )
     if section["players"] > 1:
         ax.axvline(1 / section["players"], color="#555555", linestyle="--", linewidth=1)
-    ax.set_yticks(range(len(rows)), [_wrap(r["label"], 48) for r in rows], fontsize=7)
+    ax.set_yticks(range(len(rows)), [_wrap(r["label"], 52) for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     what = "win rate" if section["players"] == 1 else "win share"
-    ax.set_title(f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact; red = significant", fontsize=9)
+    ax.set_title(f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact\n(95 % intervals; orange: significant after correction)", fontsize=9)
     return _save(figure, path)
 
 
@@ -154,9 +161,8 @@ def variants_plot(comparison: Json, path: Path) -> str:
         (right, lambda r: r["length"], "mean length (actions)"),
     ):
         values = [pick(r)["value"] for r in rows]
-        err = [[pick(r)["value"] - pick(r)["low"] for r in rows], [pick(r)["high"] - pick(r)["value"] for r in rows]]
         colours = [PALETTE[0] if i == 0 else PALETTE[1] for i in range(len(rows))]
-        ax.barh(range(len(rows)), values, xerr=err, capsize=3, color=colours, ecolor="#333333")
+        ax.barh(range(len(rows)), values, xerr=_err([pick(r) for r in rows]), capsize=3, color=colours, ecolor="#333333")
         ax.set_yticks(range(len(rows)), names, fontsize=8)
         ax.invert_yaxis()
         ax.set_title(title, fontsize=9)
@@ -184,12 +190,14 @@ def overview_plot(tree: Json, path: Path) -> str:
             share = table["shares"][0]
             xs.append(s["players"])
             first.append(share["value"])
-            low.append(share["value"] - share["low"])
-            high.append(share["high"] - share["value"])
+            (below,), (above,) = _err([share])
+            low.append(below)
+            high.append(above)
             m = figures["length"]["actions"]["mean"]
             length.append(m["value"])
-            lo2.append(m["value"] - m["low"])
-            hi2.append(m["high"] - m["value"])
+            (below,), (above,) = _err([m])
+            lo2.append(below)
+            hi2.append(above)
         left.errorbar(xs, first, yerr=[low, high], marker="o", capsize=3, color=colour, label=agent)
         right.errorbar(xs, length, yerr=[lo2, hi2], marker="o", capsize=3, color=colour, label=agent)
     xs_all = [s["players"] for s in sections]

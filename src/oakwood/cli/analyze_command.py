@@ -88,6 +88,7 @@ def analyze(
         plan = _plan(loaded, sizes, names, total, base_seed, option or [], vary or [])
         extractor = _extractor(loaded)
         target = out_dir if out_dir is not None else Path(f"oakwood-report-{loaded.name}")
+        _make_folder(target)
         check_writable("--out", target / "report.html")
         store = open_database(db)
     with contextlib.closing(store):
@@ -96,6 +97,14 @@ def analyze(
         code = _run(out, store, plan, runner, processes, loaded, extractor, target)
     if code:
         raise typer.Exit(code)
+
+
+def _make_folder(target: Path) -> None:
+    """Create the report folder (and its parents); a path that cannot be one is refused in one line."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliInputError(f"--out {quote(str(target))}: {exc.strerror or exc}") from None
 
 
 def _table_sizes(game: Game[Any], text: str | None) -> tuple[int, ...]:

@@ -75,7 +75,7 @@ class BarrellFeatures:
     """Barrell's endings, battle counts and per-seat card facts (see the module docstring)."""
 
     game = "barrell"
-    version = 1
+    version = 2
 
     endings: Final = {
         "won_two_nil": "won 2–0: a player won 2 battles before any opponent won one",
@@ -103,8 +103,8 @@ class BarrellFeatures:
         "played_joker": "played a Joker in at least one battle",
         "scored_ace_as_eleven": "scored a non-heart Ace as 11 in at least one battle "
         "(a J, Q or K of its suit in play, BR-13)",
-        "hearts_given": "numbered hearts given to opponents (count, BR-5)",
-        "hearts_received": "numbered hearts received from opponents (count, BR-5)",
+        "hearts_given": "gave numbered hearts to opponents (BR-5; the value counts them)",
+        "hearts_received": "received numbered hearts from opponents (BR-5; the value counts them)",
     }
 
     def extract(self, game: Game[Any], state: State) -> GameFeatures:
@@ -216,7 +216,10 @@ class BarrellFeatures:
             "recycles": float(recycles),
             "winners": float(winners_count),
         }
-        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts)
+        # Play goes clockwise (up the seat numbers) from the first battle's first player (BR-3).
+        first = facts["went_first"].index(1.0)
+        order = [(seat - first) % n for seat in range(n)]
+        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts, order=order)
 
     @staticmethod
     def _score_facts(
