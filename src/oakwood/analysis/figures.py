@@ -30,10 +30,10 @@ from .statistics import (
 Json = dict[str, Any]
 
 
-def cell_figures(games: Sequence[MeasuredGame], players: int, extractor: FeatureExtractor) -> Json:
+def cell_figures(games: Sequence[MeasuredGame], players: int, agent: str, extractor: FeatureExtractor) -> Json:
     """The figures of one cell: seats, scores, length, endings, game measures, key facts (and solo)."""
     count = len(games)
-    figures: Json = {"games": count, "players": players, "equal_share": 1 / players}
+    figures: Json = {"games": count, "players": players, "agent": agent, "equal_share": 1 / players}
     if count == 0:
         return figures
     if players > 1:
@@ -168,12 +168,14 @@ def variant_comparison(
 ) -> Json:
     """One option's variants side by side at one table size and agent, each tested against the base."""
     variants = plan.compared(option)
-    rows = []
-    comparisons = []
+    rows: list[Json] = []
+    comparisons: list[Json] = []
     base_games = cells[Cell(players, agent, plan.base)]
     for variant in variants:
         games = cells[Cell(players, agent, variant)]
-        rows.append({"variant": variant.label, "shown": _shown(variant), **_variant_measures(games, players, extractor)})
+        rows.append(
+            {"variant": variant.label, "shown": _shown(variant), **_variant_measures(games, players, extractor)}
+        )
         if variant.is_base:
             continue
         comparisons.extend(_compare(variant, base_games, games, players, extractor))
@@ -228,7 +230,13 @@ def _compare(
 
     lengths_a = [float(g.steps) for g in base]
     lengths_b = [float(g.steps) for g in games]
-    yield row("mean length (actions)", mean(lengths_a).value, mean(lengths_b).value, MEAN_TEST, mean_test(lengths_a, lengths_b))
+    yield row(
+        "mean length (actions)",
+        mean(lengths_a).value,
+        mean(lengths_b).value,
+        MEAN_TEST,
+        mean_test(lengths_a, lengths_b),
+    )
     if players == 1:
         a = share(sum(1.0 for g in base if g.winners), len(base))
         b = share(sum(1.0 for g in games if g.winners), len(games))

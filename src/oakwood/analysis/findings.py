@@ -7,7 +7,8 @@ flagged (a balance problem seen only by weak bots may be an artefact of their pl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from .figures import Json
@@ -30,34 +31,41 @@ def plus_minus(figure: Json) -> str:
 
 def findings(tree: Json) -> list[Json]:
     """Every finding of the report, most important first."""
-    found = [f for section in tree["sections"] for f in _section(section, tree["labels"])]
+    found = [f for section in tree["sections"] for f in _section(section)]
     _flag_disagreements(found, tree["plan"]["agents"])
     return sorted(found, key=lambda f: f["rank"])
 
 
-def _section(section: Json, labels: Json) -> Iterator[Json]:
+def _finding(
+    players: int, agent: str, kind: str, key: str, text: str, rank: float, significant: bool | None = None
+) -> Json:
+    """One finding: its text, what it is about, whether a test backs it, and where it ranks."""
+    return {
+        "players": players,
+        "agent": agent,
+        "kind": kind,
+        "key": key,
+        "text": text,
+        "significant": significant,
+        "rank": rank,
+        "flag": None,
+    }
+
+
+def _section(section: Json) -> Iterator[Json]:
     players = section["players"]
     table = "solo games" if players == 1 else f"{players}-player games"
     for agent, figures in section["agents"].items():
         if not figures.get("games"):
             continue
 
-        def finding(kind: str, key: str, text: str, rank: float, significant: bool | None = None) -> Json:
-            return {
-                "players": players,
-                "agent": agent,
-                "kind": kind,
-                "key": key,
-                "text": text,
-                "significant": significant,
-                "rank": rank,
-                "flag": None,
-            }
-
+        finding = partial(_finding, players, agent)
         if players == 1:
             rate = figures["solo"]["win_rate"]
             score = figures["scores"]["all"]["mean"]["value"]
-            yield finding("solo", "win_rate", f"Solo ({agent}): wins {plus_minus(rate)} of games; mean score {score:.1f}.", 0)
+            yield finding(
+                "solo", "win_rate", f"Solo ({agent}): wins {plus_minus(rate)} of games; mean score {score:.1f}.", 0
+            )
         else:
             yield _advantage(figures, players, table, finding)
         common = max(figures["endings"], key=lambda e: e["value"])
@@ -85,12 +93,15 @@ def _section(section: Json, labels: Json) -> Iterator[Json]:
         yield from _variants(comparison, table)
 
 
-def _advantage(figures: Json, players: int, table: str, finding: Any) -> Json:
+def _advantage(figures: Json, players: int, table: str, finding: Callable[..., Json]) -> Json:
     by_order = "order" in figures
     shares = (figures.get("order") or figures["seats"])["shares"]
     test = (figures.get("order") or figures["seats"])["test"]
     equal = 1 / players
-    name = (lambda k: f"the {_ordinal(k)} player") if by_order else (lambda k: f"seat {k + 1}")
+
+    def name(k: int) -> str:
+        return f"the {_ordinal(k)} player" if by_order else f"seat {k + 1}"
+
     if test["significant"]:
         best = max(range(players), key=lambda k: shares[k]["value"])
         worst = min(range(players), key=lambda k: shares[k]["value"])
@@ -104,8 +115,8 @@ def _advantage(figures: Json, players: int, table: str, finding: Any) -> Json:
         return finding("advantage", "order" if by_order else "seats", text, 1, True)
     spread = ", ".join(percent(s["value"]) for s in shares)
     text = (
-        f"No seat advantage measured in {table}: wins by {'turn order' if by_order else 'seat'} {spread} "
-        f"(equal share {percent(equal)})."
+        f"No seat advantage measured in {table} ({figures['agent']}): wins by "
+        f"{'turn order' if by_order else 'seat'} {spread} (equal share {percent(equal)})."
     )
     return finding("advantage", "order" if by_order else "seats", text, 2, False)
 
@@ -114,7 +125,7 @@ def _ordinal(k: int) -> str:
     return ["first", "second", "third", "fourth", "fifth", "sixth"][k] if k < 6 else f"{k + 1}th"
 
 
-def _facts(figures: Json, agent: str, table: str, finding: Any) -> Iterator[Json]:
+def _facts(figures: Json, agent: str, table: str, finding: Callable[..., Json]) -> Iterator[Json]:
     rows = [r for r in figures["facts"] if r["difference"] is not None]
     strong = sorted((r for r in rows if r["test"]["significant"]), key=lambda r: -abs(r["difference"]))
     for row in strong[:TOP_FACTS]:
@@ -127,8 +138,12 @@ def _facts(figures: Json, agent: str, table: str, finding: Any) -> Iterator[Json
         yield finding("fact", row["key"], text, 5 + (1 - abs(row["difference"])), True)
     weak = [r for r in rows if not r["test"]["significant"]]
     if weak:
-        names = "; ".join(r["label"] for r in weak[:6]) + ("; …" if len(weak) > 6 else "")
+        names = "; ".join(r["label"] for r in weak[:6]) + ("; and more (see the table)" if len(weak) > 6 else "")
         yield finding("no-effect", "facts", f"No measurable effect on winning in {table} ({agent}): {names}.", 8, False)
+    never = [r["label"] for r in figures["facts"] if not r["frequency"]["successes"]]
+    if never:
+        text = f"Never seen in {figures['games']} {table} ({agent}), so not measured: {'; '.join(never)}."
+        yield finding("never", "facts", text, 9)
 
 
 def _variants(comparison: Json, table: str) -> Iterator[Json]:
@@ -158,7 +173,8 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
         parts = [f"{r['measure']} {_value(r['base'])} → {_value(r['value'])}" for r in changed[:4]]
         yield {
             **base,
-            "text": f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)} (each significant after correction).",
+            "text": f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)} "
+            "(each significant after correction).",
             "significant": True,
         }
 

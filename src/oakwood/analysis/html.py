@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from .figures import Json
-from .findings import percent, plus_minus
+from .findings import percent
 from .plots import draw_all
 
 STYLE = """
-body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d2a1d;background:#fbfaf5}
+body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d2a1d;
+background:#fbfaf5}
 h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2.5rem;border-bottom:2px solid #8a6d3b;padding-bottom:.2rem}
 h3{margin-top:1.6rem}.meta{color:#555}.findings li{margin:.35rem 0}.flag{background:#fde2b8;border-radius:4px;
 padding:0 .35rem;font-size:.85em;margin-left:.3rem}.sig{color:#a33c00;font-weight:600}table{border-collapse:collapse;
@@ -47,7 +48,11 @@ def _interval(figure: Json) -> str:
 def _mean(figure: Json | None) -> str:
     if not figure or figure.get("value") is None:
         return "—"
-    return f"{figure['value']:.1f} [{figure['low']:.1f}, {figure['high']:.1f}]" if figure["count"] > 1 else f"{figure['value']:.1f}"
+    return (
+        f"{figure['value']:.1f} [{figure['low']:.1f}, {figure['high']:.1f}]"
+        if figure["count"] > 1
+        else f"{figure['value']:.1f}"
+    )
 
 
 def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str:
@@ -71,7 +76,14 @@ def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str
     rows = [["actions", _mean(length["mean"]), f"{length['median']:g}", f"{length['p10']:g}–{length['p90']:g}"]]
     for number in figures["numbers"].values():
         if number.get("mean"):
-            rows.append([escape(number["label"]), _mean(number["mean"]), f"{number['median']:g}", f"{number['p10']:g}–{number['p90']:g}"])
+            rows.append(
+                [
+                    escape(number["label"]),
+                    _mean(number["mean"]),
+                    f"{number['median']:g}",
+                    f"{number['p10']:g}–{number['p90']:g}",
+                ]
+            )
     parts.append(_table(["Length and measures", "Mean [95 %]", "Median", "10–90 %"], rows))
     rows = [[escape(e["label"]), str(int(e["successes"])), _interval(e)] for e in figures["endings"]]
     parts.append(_table(["How the game ended", "Games", "Share [95 %]"], rows))
@@ -89,7 +101,9 @@ def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str
             for r in facts
         ]
         who = "Games in which the player…" if players == 1 else "Seats that…"
-        parts.append(_table([who, "How often", "Win with [95 %]", "Win without [95 %]", "Difference", "Adjusted p"], rows))
+        parts.append(
+            _table([who, "How often", "Win with [95 %]", "Win without [95 %]", "Difference", "Adjusted p"], rows)
+        )
     return "\n".join(parts)
 
 
@@ -126,9 +140,9 @@ def write_report(tree: Json, out: Path) -> Path:
     varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
     body = [
         f"<h1>{escape(title)}</h1>",
-        f'<p class="meta">{plan["games"]} games per cell · players {", ".join(map(str, plan["players"]))} · every seat played '
-        f"by {escape(', '.join(plan['agents']))} · seed {plan['seed']} · variants: {varies} · Oakwood {escape(tree['oakwood'])}, "
-        f"measures {escape(tree['measures'])}</p>",
+        f'<p class="meta">{plan["games"]} games per cell · players {", ".join(map(str, plan["players"]))} · '
+        f"every seat played by {escape(', '.join(plan['agents']))} · seed {plan['seed']} · variants: {varies} · "
+        f"Oakwood {escape(tree['oakwood'])}, measures {escape(tree['measures'])}</p>",
         "<h2>Findings</h2>",
         f'<ul class="findings">{"".join(findings)}</ul>',
     ]
@@ -153,7 +167,7 @@ def write_report(tree: Json, out: Path) -> Path:
     stats = tree["statistics"]
     body.append("<h2>Method</h2>")
     body.append(
-        "<p class=\"note\">Win shares count a shared win as a fraction (the shares of a table add up to one) and carry "
+        '<p class="note">Win shares count a shared win as a fraction (the shares of a table add up to one) and carry '
         "95 % Wilson intervals; means carry 95 % Student-t intervals. Shares are compared with a two-proportion "
         "z-test, means with Welch's t-test, a table of shares with a chi-square goodness-of-fit test against equal "
         f"shares. All {stats['tests']} tests of this report are corrected together: {escape(stats['correction'])}; "

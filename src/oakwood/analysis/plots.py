@@ -13,9 +13,9 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: never a window, never a display
 
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen before pyplot is imported)
+import matplotlib.pyplot as plt
 
-from .figures import Json  # noqa: E402
+from .figures import Json
 
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 DPI = 96
@@ -111,7 +111,16 @@ def endings_plot(section: Json, labels: dict[str, str], path: Path) -> str:
         rows = {e["key"]: e for e in section["agents"][agent]["endings"]}
         ys = [k + (a - (len(agents) - 1) / 2) * height for k in range(len(keys))]
         values = [rows[key]["value"] for key in keys]
-        ax.barh(ys, values, height, xerr=_err([rows[key] for key in keys]), capsize=3, color=PALETTE[a % len(PALETTE)], label=agent, ecolor="#333333")
+        ax.barh(
+            ys,
+            values,
+            height,
+            xerr=_err([rows[key] for key in keys]),
+            capsize=3,
+            color=PALETTE[a % len(PALETTE)],
+            label=agent,
+            ecolor="#333333",
+        )
     ax.set_yticks(range(len(keys)), [_wrap(labels[k], 44) for k in keys], fontsize=8)
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
@@ -146,7 +155,10 @@ def facts_plot(section: Json, agent: str, path: Path) -> str:
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     what = "win rate" if section["players"] == 1 else "win share"
-    ax.set_title(f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact\n(95 % intervals; orange: significant after correction)", fontsize=9)
+    ax.set_title(
+        f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact\n(95 % intervals; orange: significant after correction)",
+        fontsize=9,
+    )
     return _save(figure, path)
 
 
@@ -156,13 +168,20 @@ def variants_plot(comparison: Json, path: Path) -> str:
     names = [_wrap(r["variant"], 22) for r in rows]
     figure, (left, right) = plt.subplots(1, 2, figsize=(8, 0.9 + 0.5 * len(rows)))
     key = "win_rate" if comparison["players"] == 1 else "first"
-    for ax, pick, title in (
-        (left, lambda r: r[key], "solo win rate" if key == "win_rate" else "first player's win share"),
-        (right, lambda r: r["length"], "mean length (actions)"),
+    for ax, measure, title in (
+        (left, key, "solo win rate" if key == "win_rate" else "first player's win share"),
+        (right, "length", "mean length (actions)"),
     ):
-        values = [pick(r)["value"] for r in rows]
+        picked = [r[measure] for r in rows]
         colours = [PALETTE[0] if i == 0 else PALETTE[1] for i in range(len(rows))]
-        ax.barh(range(len(rows)), values, xerr=_err([pick(r) for r in rows]), capsize=3, color=colours, ecolor="#333333")
+        ax.barh(
+            range(len(rows)),
+            [f["value"] for f in picked],
+            xerr=_err(picked),
+            capsize=3,
+            color=colours,
+            ecolor="#333333",
+        )
         ax.set_yticks(range(len(rows)), names, fontsize=8)
         ax.invert_yaxis()
         ax.set_title(title, fontsize=9)
@@ -238,16 +257,30 @@ def draw_all(tree: Json, out: Path) -> dict[str, list[str]]:
         p = section["players"]
         names = [wins_plot(section, out / f"wins-{p}p.png")]
         names.append(
-            distribution_plot(section, out / f"scores-{p}p.png", lambda f: f["scores"]["all"], f"{_table(section)}: final scores", "points")
+            distribution_plot(
+                section,
+                out / f"scores-{p}p.png",
+                lambda f: f["scores"]["all"],
+                f"{_table(section)}: final scores",
+                "points",
+            )
         )
         names.append(
-            distribution_plot(section, out / f"length-{p}p.png", lambda f: f["length"]["actions"], f"{_table(section)}: game length", "actions")
+            distribution_plot(
+                section,
+                out / f"length-{p}p.png",
+                lambda f: f["length"]["actions"],
+                f"{_table(section)}: game length",
+                "actions",
+            )
         )
         names.append(endings_plot(section, labels["endings"], out / f"endings-{p}p.png"))
         for agent in section["agents"]:
             if section["agents"][agent].get("facts"):
                 names.append(facts_plot(section, agent, out / f"facts-{p}p-{agent}.png"))
         for comparison in section["variants"]:
-            names.append(variants_plot(comparison, out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png"))
+            names.append(
+                variants_plot(comparison, out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png")
+            )
         drawn[f"{p}"] = names
     return drawn

@@ -22,7 +22,10 @@ def build_report(
     """Every figure of the report over the measured games of every cell."""
     sections = []
     for players in plan.players:
-        agents = {agent: cell_figures(cells[Cell(players, agent, plan.base)], players, extractor) for agent in plan.agents}
+        agents = {
+            agent: cell_figures(cells[Cell(players, agent, plan.base)], players, agent, extractor)
+            for agent in plan.agents
+        }
         variants = [
             variant_comparison(plan, option, agent, players, cells, extractor)
             for option, _ in plan.varies

@@ -37,7 +37,13 @@ class Share:
 
     def to_json(self) -> dict[str, float]:
         """JSON form."""
-        return {"successes": self.successes, "trials": self.trials, "value": self.value, "low": self.low, "high": self.high}
+        return {
+            "successes": self.successes,
+            "trials": self.trials,
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+        }
 
 
 @dataclass(frozen=True)

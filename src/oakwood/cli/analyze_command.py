@@ -47,7 +47,9 @@ def analyze(
     ] = "heuristic",
     games_: Annotated[
         str | None,
-        typer.Option("--games", "-g", help=f"Games per table size, agent and variant (default {DEFAULT_GAMES}).", metavar="N"),
+        typer.Option(
+            "--games", "-g", help=f"Games per table size, agent and variant (default {DEFAULT_GAMES}).", metavar="N"
+        ),
     ] = None,
     vary: Annotated[
         list[str] | None,
@@ -59,12 +61,16 @@ def analyze(
         ),
     ] = None,
     option: OptionOpt = None,
-    seed: Annotated[str | None, typer.Option(help="Base seed (default 0): the same seed, the same report.", metavar="S")] = None,
+    seed: Annotated[
+        str | None, typer.Option(help="Base seed (default 0): the same seed, the same report.", metavar="S")
+    ] = None,
     out_dir: Annotated[
         Path | None, typer.Option("--out", help="Report folder (default: ./oakwood-report-GAME).", metavar="DIR")
     ] = None,
     workers: WorkersOpt = None,
-    backend: Annotated[str, typer.Option("--backend", help="Where games are played: local processes, or a dask cluster.")] = "local",
+    backend: Annotated[
+        str, typer.Option("--backend", help="Where games are played: local processes, or a dask cluster.")
+    ] = "local",
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="The dask scheduler (with --backend dask).", metavar="ADDRESS")
     ] = None,
@@ -75,10 +81,16 @@ def analyze(
     out = Console(highlight=False)
     with friendly_errors():
         loaded = load_game(game, option or [])
-        total = DEFAULT_GAMES if games_ is None else values.whole_number("--games", games_, minimum=1, maximum=values.MAX_GAMES)
+        total = (
+            DEFAULT_GAMES
+            if games_ is None
+            else values.whole_number("--games", games_, minimum=1, maximum=values.MAX_GAMES)
+        )
         base_seed = 0 if seed is None else values.seed("--seed", seed)
         processes = (
-            None if workers is None else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
+            None
+            if workers is None
+            else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
         )
         where = _backend_choice(backend, scheduler, workers)
         sizes = _table_sizes(loaded, players)
@@ -127,7 +139,13 @@ def _table_sizes(game: Game[Any], text: str | None) -> tuple[int, ...]:
 
 
 def _plan(
-    game: Game[Any], sizes: tuple[int, ...], agents: list[str], games: int, seed: int, base: list[str], varies: list[str]
+    game: Game[Any],
+    sizes: tuple[int, ...],
+    agents: list[str],
+    games: int,
+    seed: int,
+    base: list[str],
+    varies: list[str],
 ) -> Any:
     from oakwood.analysis.plan import BASE, Plan, Variant
 
@@ -141,7 +159,9 @@ def _plan(
         if not sep or not name or not listed.strip():
             raise CliInputError(f"--vary takes OPTION=a,b,…, got {quote(shorten(text))}")
         if name not in base_options:
-            raise CliInputError(f"--vary {quote(name)}: {game.title} has no such option (see oakwood games {game.name})")
+            raise CliInputError(
+                f"--vary {quote(name)}: {game.title} has no such option (see oakwood games {game.name})"
+            )
         if name in base_texts:
             raise CliInputError(f"--vary {name} and --option {name}: the base value of a varied option is its default")
         if any(name == done for done, _ in changed):
@@ -151,7 +171,9 @@ def _plan(
             if not value:
                 continue
             shown = Path(value[1:]).stem if value.startswith("@") and not value.startswith("@@") else value
-            options = cls.options_class.from_strings({**base_texts, **parse_option_pairs([f"{name}={value}"])}).to_dict()
+            options = cls.options_class.from_strings(
+                {**base_texts, **parse_option_pairs([f"{name}={value}"])}
+            ).to_dict()
             if options == base_options:
                 continue  # the base value itself: the base is always in the comparison
             label = f"{name}={shown}"
@@ -182,7 +204,14 @@ def _extractor(game: Game[Any]) -> Any:
 
 
 def _run(
-    out: Console, store: Store, plan: Any, runner: Backend, workers: int | None, game: Game[Any], extractor: Any, target: Path
+    out: Console,
+    store: Store,
+    plan: Any,
+    runner: Backend,
+    workers: int | None,
+    game: Game[Any],
+    extractor: Any,
+    target: Path,
 ) -> int:
     """Play what is missing, measure every game, write the report; the exit code."""
     from oakwood.analysis.html import write_report
@@ -224,7 +253,9 @@ def _run(
         return EXIT_FAILURE
     except KeyboardInterrupt:
         out.print(
-            Text("Interrupted while measuring: what was measured is stored; run the same command again.", style="yellow"),
+            Text(
+                "Interrupted while measuring: what was measured is stored; run the same command again.", style="yellow"
+            ),
             soft_wrap=True,
         )
         return EXIT_INTERRUPTED
