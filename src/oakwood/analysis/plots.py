@@ -156,7 +156,8 @@ def facts_plot(section: Json, agent: str, path: Path) -> str:
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     what = "win rate" if section["players"] == 1 else "win share"
     ax.set_title(
-        f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact\n(95 % intervals; orange: significant after correction)",
+        f"{_table(section)}, {agent}: {what} with (●) and without (○) each fact\n"
+        "(95 % intervals; orange: significant after correction)",
         fontsize=9,
     )
     return _save(figure, path)
