@@ -108,10 +108,11 @@ class NuttyFeatures:
         n = state.num_players
         facts = {key: [0.0] * n for key in SEAT_FACTS}
         chain = getattr(game.options, "arborist_mode", "reveal_only") == "chain"
-        rounds = turns = flipped = leaves = by_arborist = broken = falls = lost_points = breaks = taken = 0
-        round_no = trigger_round = 0
+        turns = flipped = leaves = by_arborist = broken = falls = lost_points = breaks = taken = 0
+        round_no, trigger_round = 1, 0  # a game starts in round 1 (its first turn event says so too)
         trigger_at = twenty_at = -1  # event indices: the end triggered, a burrow first at 20 points
         reason = ""
+        has_setup = False
         for index, event in enumerate(state.events):
             kind, data = event.kind, event.public
             if kind == "turn":
@@ -183,10 +184,13 @@ class NuttyFeatures:
                 trigger_at, trigger_round = index, round_no
                 facts["triggered_end"][data["seat"]] = 1.0
             elif kind == "setup":
+                has_setup = True
                 facts["first_player"][data.get("first", 0)] = 1.0
             elif kind == "game_over":
                 reason = data["reason"]
-        rounds = round_no
+        if not has_setup:  # a game started from a position in notation: its first player is in the view
+            facts["first_player"][state.observe(None).get("first", 0) if n > 1 else 0] = 1.0
+        rounds = round_no if n > 1 else 0
         scores = sorted(state.scores(), reverse=True)
         numbers = {
             "rounds": float(rounds),
