@@ -81,6 +81,14 @@ def test_broken_branch_falls_then_twenty_points() -> None:
     assert (n["turns"], n["rounds"], n["top_score"], n["margin"], n["tree_revealed"]) == (1, 1, 20, 20, 0)
 
 
+def test_twenty_points_with_the_round_finished() -> None:
+    """win_at_20=finish_round: the game ends "final round over", yet 20 points ended it (NS-15)."""
+    text = position(tree("~1,~1,~1,~BB,~BB"), [board(cheeks="0.1", burrow="3.3"), board()])
+    state = play(load(text, win_at_20="finish_round"), "bury golden", "end", "end")
+    assert state.events[-1].public["reason"] == "final round over"
+    assert features(state).ending == "twenty_points"
+
+
 def _last_card(p2: str) -> State:
     """Every tree card is face up but L1c1; P1 stands on it; the Leaf Deck is empty."""
     limbs = ["~1,1,1,1,1", "2,2,2,2,2", "3,3,3,3,3", "G,G,G,G,G", "0,0,0,2,2", "1"]
