@@ -98,7 +98,7 @@ class NuttyFeatures:
     """The feature extractor of Nutty Squirrels of the Oakwood Forest (multiplayer and solo)."""
 
     game = "nutty"
-    version = 1
+    version = 2
     endings = ENDINGS
     numbers = NUMBERS
     seat_facts = SEAT_FACTS
@@ -210,7 +210,10 @@ class NuttyFeatures:
             "shared_win": 1.0 if len(state.winners()) > 1 else 0.0,
         }
         ending = _ending(n, reason, twenty_at, trigger_at)
-        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts)
+        # Play goes clockwise, in seat order, from the first player (NS-2).
+        first = facts["first_player"].index(1.0)
+        order = [(seat - first) % n for seat in range(n)] if n > 1 else []
+        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts, order=order)
 
 
 def _ending(players: int, reason: str, twenty_at: int, trigger_at: int) -> str:
