@@ -123,13 +123,15 @@ def test_golden_played_in_a_quarrel_is_lost() -> None:
 
 def test_holders_from_round_scores() -> None:
     """A round score less the stored sets names the holder; only "both or neither" needs the followed card."""
-    assert _holders_at_winter([7, 0, -5], [2, 0, 0], [_UNSEEN, _UNSEEN]) == (0, 2)
-    assert _holders_at_winter([7, 0], [2, 0], [_UNSEEN, _HOARD]) == (0, -1)
-    assert _holders_at_winter([3, 0], [3, 0], [1, _UNSEEN]) == (1, 1)  # the Golden in P2's hand, and no +5
-    assert _holders_at_winter([3, 0], [3, 0], [_UNSEEN, 0]) == (0, 0)
-    assert _holders_at_winter([3, 0], [3, 0], [_HOARD, _UNSEEN]) == (-1, -1)
+    assert _holders_at_winter([7, 0, -5], [2, 0, 0], [_UNSEEN, _UNSEEN]) == (0, 2, True)
+    assert _holders_at_winter([7, 0], [2, 0], [_UNSEEN, _HOARD]) == (0, -1, True)
+    assert _holders_at_winter([3, 0], [3, 0], [1, _UNSEEN]) == (1, 1, True)  # the Golden in P2's hand, no +5
+    assert _holders_at_winter([3, 0], [3, 0], [_UNSEEN, 0]) == (0, 0, True)
+    assert _holders_at_winter([3, 0], [3, 0], [_HOARD, _UNSEEN]) == (-1, -1, True)
     # A Whirlwind hid where both went: they are in one unknown hand, which the extractor cannot name.
-    assert _holders_at_winter([3, 0], [3, 0], [_SOME_HAND, _UNSEEN]) == (-1, -1)
+    assert _holders_at_winter([3, 0], [3, 0], [_SOME_HAND, _UNSEEN]) == (-1, -1, False)
+    # Never named since the deal: in the Deck, or both dealt into one hand.
+    assert _holders_at_winter([3, 0], [3, 0], [_UNSEEN, _UNSEEN]) == (-1, -1, False)
 
 
 # ------------------------------------------------------------------ seeded matches against a second reading

@@ -12,9 +12,10 @@ Everything is read from the event log of a finished match in one pass (rules.md 
   won, an Ambush) and settled at ``round_end`` by the round score: a round score is the stored sets
   (``store`` events) plus 5 for the Golden and minus 5 for the Rotten (SQ-16), so a difference of +5 or -5
   names the holder. Only a hand holding both (a difference of 0) needs the followed location; when neither
-  card was ever named since the deal or the last Whirlwind, "both in one hand" and "neither held" cannot be
+  card was named since the deal or the last Whirlwind, "both in one hand" and "neither held" cannot be
   told apart and the extractor says neither (rare: it needs both cards dealt or whirled into one hand and
-  never moved). The last round is read exactly from the final hands (``observe``).
+  never moved; 1 round in 769 over 150 heuristic matches). In that case the last round is read exactly from
+  the final hands (``observe``).
 """
 
 from __future__ import annotations
@@ -115,6 +116,7 @@ class SquarrelsFeatures:
         winter_drawer = -1
         shares: list[float] = []
         holders: list[tuple[int, int]] = []  # per round: who held the Golden / the Rotten at Winter (-1: nobody)
+        last_certain = True  # whether the last round's holders are certain from the events alone
         first_round_scores: list[int] = []
         totals: list[float] = []
 
@@ -199,7 +201,8 @@ class SquarrelsFeatures:
                 last_round_dealt = round_dealt
                 shares.append(drawn / deck_size if round_dealt else 0.0)
                 round_dealt = False
-                holders.append(_holders_at_winter(scores, stored_points, where))
+                golden_holder, rotten_holder, last_certain = _holders_at_winter(scores, stored_points, where)
+                holders.append((golden_holder, rotten_holder))
                 totals = [float(t) for t in public["totals"]]
                 if not single_round and max(totals) >= target:
                     extra_rounds += 1  # counted for every round reaching the target; the last is taken off below
@@ -208,8 +211,9 @@ class SquarrelsFeatures:
             elif kind == "match_end":
                 totals = [float(t) for t in event.public["totals"]]
 
-        # The last round exactly, from the final hands (the match is over: every hand may be read).
-        if holders:
+        # The last round exactly, from the final hands when the events leave a doubt (the match is over:
+        # every hand may be read). Without the round's deal in the log the stored sets are unknown too.
+        if holders and (not last_certain or not last_round_dealt):
             golden_holder = rotten_holder = -1
             for seat in range(n):
                 view = state.observe(seat)
@@ -221,8 +225,8 @@ class SquarrelsFeatures:
             holders[-1] = (golden_holder, rotten_holder)
             if not last_round_dealt:  # no deal in the log: the Deck was what was drawn, Winter and what is left
                 shares[-1] = drawn / (drawn + 1 + view["deck_size"])
-            if winter_drawer >= 0:
-                facts["drew_winter_last_round"][winter_drawer] = 1.0
+        if winter_drawer >= 0:
+            facts["drew_winter_last_round"][winter_drawer] = 1.0
         for golden_holder, rotten_holder in holders:
             if golden_holder >= 0:
                 facts["golden_at_winter"][golden_holder] = 1.0
@@ -268,14 +272,16 @@ class SquarrelsFeatures:
         return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts)
 
 
-def _holders_at_winter(scores: list[int], stored_points: list[int], where: list[int]) -> tuple[int, int]:
+def _holders_at_winter(scores: list[int], stored_points: list[int], where: list[int]) -> tuple[int, int, bool]:
     """Who held the Golden and the Rotten when Winter came (-1: nobody), from the round scores and the
-    followed locations.
+    followed locations, and whether that is certain.
 
     A seat's round score less its stored sets is +5 (the Golden alone), -5 (the Rotten alone) or 0 (neither,
-    or both). With no +5 and no -5 anywhere, either neither card is in a hand or both are in one hand; a seat
-    known to hold one of them then holds both, a card known to be in some hand means both are in one unknown
-    hand (not resolvable), and otherwise neither is held.
+    or both). With no +5 and no -5 anywhere, either neither card is in a hand or both are in one hand: a seat
+    known to hold one of them holds both; a card known to be out of every hand means neither is held; a card
+    known only to be in some hand (after a Whirlwind) means both are in one hand nobody can name; and two
+    cards never named since the deal may be in the Deck or together in one hand. The last two cases are
+    answered "neither", uncertain.
     """
     golden = rotten = -1
     for seat, score in enumerate(scores):
@@ -285,11 +291,12 @@ def _holders_at_winter(scores: list[int], stored_points: list[int], where: list[
         elif rest == -_BONUS:
             rotten = seat
     if golden >= 0 or rotten >= 0:
-        return golden, rotten  # a lone Special card means the other is in no hand
+        return golden, rotten, True  # a lone Special card means the other is in no hand
     known = where[_GOLDEN] if where[_GOLDEN] >= 0 else where[_ROTTEN]
     if known >= 0:
-        return known, known
-    return -1, -1
+        return known, known, True
+    out_of_hands = where[_GOLDEN] in (_OUT, _HOARD) or where[_ROTTEN] in (_OUT, _HOARD)
+    return -1, -1, out_of_hands
 
 
 EXTRACTOR: FeatureExtractor = SquarrelsFeatures()
