@@ -72,7 +72,7 @@ def _section(section: Json) -> Iterator[Json]:
         yield finding(
             "ending",
             common["key"],
-            f"Most {table} ({agent}) end so — {common['label']}: {plus_minus(common)}.",
+            f"Most {table} ({agent}) end this way: {common['label']} ({plus_minus(common)}).",
             3,
         )
         length = figures["length"]["actions"]

@@ -111,6 +111,10 @@ def analyze(
         raise typer.Exit(code)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _make_folder(target: Path) -> None:
     """Create the report folder (and its parents); a path that cannot be one is refused in one line."""
     try:
@@ -223,7 +227,7 @@ def _run(
     out.print(
         Text(
             f"{title}: {len(cells)} cells ({', '.join(map(str, plan.players))} players × {', '.join(plan.agents)} × "
-            f"{len(plan.variants())} variants) of {plan.games} games, seed {plan.seed}",
+            f"{_count(len(plan.variants()), 'variant')}) of {plan.games} games, seed {plan.seed}",
             style="dim",
         ),
         soft_wrap=True,

@@ -48,7 +48,7 @@ class SquarrelsFeatures:
     """The features of a S'Quarrels match (see the module docstring for how each is found)."""
 
     game = "squarrels"
-    version = 1
+    version = 2
 
     endings: Mapping[str, str] = MappingProxyType(
         {
@@ -269,7 +269,11 @@ class SquarrelsFeatures:
             "winning_margin": float(margin) if len(winners) == 1 else 0.0,
             "shared_win": 1.0 if len(winners) > 1 else 0.0,
         }
-        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts)
+        # Turns go clockwise (up the seat numbers) from the first dealer's left (SQ-19); a match set up from a
+        # position has no first deal in its log, so no order.
+        first = facts["played_first"].index(1.0) if 1.0 in facts["played_first"] else None
+        order = [(seat - first) % n for seat in range(n)] if first is not None else []
+        return GameFeatures(ending=ending, numbers=numbers, seat_facts=facts, order=order)
 
 
 def _holders_at_winter(scores: list[int], stored_points: list[int], where: list[int]) -> tuple[int, int, bool]:
