@@ -13,15 +13,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[web]"
+	$(BIN)/python -m pip install --quiet -e ".[web,analysis]"
 	touch $(RUN_STAMP)
 
-# The checks also need the dask backend, the PostgreSQL driver and the browser-test tools (optional for playing).
+# The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy) and
+# the browser-test tools (optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
-## Install what playing needs, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.
+## Install what playing and analysing need, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.
 ## Terminal play stays: .venv/bin/oakwood play squarrels
 run: $(RUN_STAMP)
 	$(BIN)/oakwood serve

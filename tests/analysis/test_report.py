@@ -242,3 +242,17 @@ def test_a_dask_cluster_gives_the_local_figures(dask_scheduler: str, tmp_path: P
 def test_bad_input_is_one_line(args: list[str], message: str, tmp_path: Path) -> None:
     out = invoke("analyze", "barrell", *args, "--out", str(tmp_path / "r"), code=2)
     assert out.startswith("error: ") and message in out and len(out.strip().splitlines()) == 1, out
+
+
+def test_two_agents_are_measured_apart_and_their_findings_compared(tmp_path: Path) -> None:
+    args = ["analyze", "barrell", "--players", "3", "--games", "30", "--agents", "heuristic,random", "--workers", "1"]
+    invoke(*args, "--out", str(tmp_path / "two"))
+    data = figures(tmp_path / "two")
+    (section,) = data["sections"]
+    assert list(section["agents"]) == ["heuristic", "random"]
+    assert section["agents"]["random"]["games"] == section["agents"]["heuristic"]["games"] == 30
+    assert {f["agent"] for f in data["findings"]} == {"heuristic", "random"}
+    for finding in data["findings"]:
+        if finding["flag"]:
+            assert finding["flag"].startswith("holds for ") and ", not for " in finding["flag"]
+    assert (tmp_path / "two" / "facts-3p-random.png").exists()

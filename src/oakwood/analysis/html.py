@@ -75,7 +75,7 @@ def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str
     length = figures["length"]["actions"]
     rows = [["actions", _mean(length["mean"]), f"{length['median']:g}", f"{length['p10']:g}–{length['p90']:g}"]]
     for number in figures["numbers"].values():
-        if number.get("mean"):
+        if number.get("mean") and (number["p10"], number["median"], number["p90"]) != (0, 0, 0):
             rows.append(
                 [
                     escape(number["label"]),
@@ -85,9 +85,12 @@ def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str
                 ]
             )
     parts.append(_table(["Length and measures", "Mean [95 %]", "Median", "10–90 %"], rows))
-    rows = [[escape(e["label"]), str(int(e["successes"])), _interval(e)] for e in figures["endings"]]
+    # Endings never seen, measures that are always 0 and facts that every seat or no seat had say nothing here;
+    # figures.json keeps them all, and the findings name the facts never seen.
+    seen = [e for e in figures["endings"] if e["successes"]]
+    rows = [[escape(e["label"]), str(int(e["successes"])), _interval(e)] for e in seen]
     parts.append(_table(["How the game ended", "Games", "Share [95 %]"], rows))
-    facts = figures.get("facts") or []
+    facts = [r for r in figures.get("facts") or [] if r["difference"] is not None]
     if facts:
         rows = [
             [

@@ -109,9 +109,10 @@ def distribution_plot(section: Json, path: Path, pick: Any, title: str, xlabel: 
 
 
 def endings_plot(section: Json, labels: dict[str, str], path: Path) -> str:
-    """How games end: the share of each ending, per agent, with intervals."""
-    keys = list(labels)
+    """How games end: the share of each ending seen, per agent, with intervals."""
     agents = list(section["agents"])
+    seen = {e["key"] for agent in agents for e in section["agents"][agent]["endings"] if e["successes"]}
+    keys = [key for key in labels if key in seen]
     lines = sum(_wrap(labels[k], 44).count("\n") + 1 for k in keys)
     figure, ax = plt.subplots(figsize=(8, 1.2 + 0.2 * lines + 0.25 * len(keys) * len(agents)))
     height = 0.8 / max(1, len(agents))

@@ -199,6 +199,13 @@ def _plan(
 
 
 def _extractor(game: Game[Any]) -> Any:
+    try:
+        import matplotlib  # noqa: F401  (the report's plots)
+        import scipy  # noqa: F401  (its tests)
+    except ImportError as exc:
+        raise CliInputError(
+            f"oakwood analyze needs {exc.name}: pip install 'oakwood[analysis]' (make run installs it)"
+        ) from None
     from oakwood.analysis.features import extractor_for
 
     try:

@@ -1,5 +1,6 @@
 """Browser tests of the web client: ``oakwood serve`` runs as a subprocess on a free port with a SQLite file of
-its own and ``--bot-pace 0``; Playwright drives Debian's Chromium (``playwright install`` cannot download)."""
+its own and ``--bot-pace 0``; Playwright drives Debian's Chromium (``playwright install`` cannot download; the
+launch settings are in ``tests/conftest.py``, shared with the report tests)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,10 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[3]
 SCREENS = ROOT / "artifacts" / "screens"
 
@@ -58,33 +57,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         process.kill()
     log.close()
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium, quiet: no sandbox (containers), no GPU, no network of its own. Without it the
-    browser tests fail and say what to install (as the PostgreSQL store tests do), never skip."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"the browser tests need Debian's Chromium at {CHROMIUM}: apt-get install -y chromium")
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """A desktop-sized window unless a test asks for another."""
-    return {**browser_context_args, "viewport": {"width": 1366, "height": 768}}
 
 
 @pytest.fixture
