@@ -256,3 +256,16 @@ def test_two_agents_are_measured_apart_and_their_findings_compared(tmp_path: Pat
         if finding["flag"]:
             assert finding["flag"].startswith("holds for ") and ", not for " in finding["flag"]
     assert (tmp_path / "two" / "facts-3p-random.png").exists()
+
+
+def test_the_designers_notes_appear_under_the_findings_as_text(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Keep the proposed deck.\n\nThe <b>short</b> deck\nends games sooner.\n", encoding="utf-8")
+    args = ["analyze", "nutty", "--players", "1", "--games", "4", "--workers", "1", "--notes", str(notes)]
+    invoke(*args, "--out", str(tmp_path / "r"))
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "<p>Keep the proposed deck.</p>\n<p>The &lt;b&gt;short&lt;/b&gt; deck ends games sooner.</p>" in html
+    assert html.index("Findings") < html.index("<h2>Notes</h2>") < html.index("<h2>Solo</h2>")
+    assert figures(tmp_path / "r")["notes"].startswith("Keep the proposed deck.")
+    missing = invoke(*args[:-1], str(tmp_path / "nothing.txt"), "--out", str(tmp_path / "r"), code=2)
+    assert "there is no file" in missing and len(missing.strip().splitlines()) == 1

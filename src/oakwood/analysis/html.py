@@ -149,6 +149,9 @@ def write_report(tree: Json, out: Path) -> Path:
         "<h2>Findings</h2>",
         f'<ul class="findings">{"".join(findings)}</ul>',
     ]
+    if tree.get("notes"):
+        body.append("<h2>Notes</h2>")
+        body.extend(f"<p>{escape(' '.join(part.split()))}</p>" for part in tree["notes"].split("\n\n") if part.strip())
     if "overview" in drawn:
         body.append(_img(out, drawn["overview"][0], "first player's win share and game length by table size"))
     for section in tree["sections"]:

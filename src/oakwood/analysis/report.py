@@ -17,9 +17,15 @@ from .statistics import ALPHA, CORRECTION, holm
 
 
 def build_report(
-    plan: Plan, title: str, cells: Mapping[Cell, Sequence[MeasuredGame]], extractor: FeatureExtractor
+    plan: Plan,
+    title: str,
+    cells: Mapping[Cell, Sequence[MeasuredGame]],
+    extractor: FeatureExtractor,
+    *,
+    notes: str = "",
 ) -> Json:
-    """Every figure of the report over the measured games of every cell."""
+    """Every figure of the report over the measured games of every cell (``notes``: the designer's own text,
+    shown under the findings)."""
     sections = []
     for players in plan.players:
         agents = {
@@ -51,6 +57,7 @@ def build_report(
             "seat_facts": dict(extractor.seat_facts),
         },
         "statistics": {"alpha": ALPHA, "correction": CORRECTION, "tests": 0},
+        "notes": notes,
         "sections": sections,
     }
     tree["statistics"]["tests"] = adjust(tree)

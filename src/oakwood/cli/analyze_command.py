@@ -20,7 +20,7 @@ from . import values
 from .arena_command import _backend_choice, _connect
 from .common import find_game_class, load_game, parse_agents, parse_option_pairs
 from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
-from .files import check_writable
+from .files import check_writable, read_value_file
 from .flags import DbOpt, OptionOpt, WorkersOpt
 from .messages import quote, shorten
 from .storing import open_database, progress_bar
@@ -67,6 +67,12 @@ def analyze(
     out_dir: Annotated[
         Path | None, typer.Option("--out", help="Report folder (default: ./oakwood-report-GAME).", metavar="DIR")
     ] = None,
+    notes: Annotated[
+        str | None,
+        typer.Option(
+            "--notes", help="A text file (paragraphs) shown under the findings: your conclusions.", metavar="FILE"
+        ),
+    ] = None,
     workers: WorkersOpt = None,
     backend: Annotated[
         str, typer.Option("--backend", help="Where games are played: local processes, or a dask cluster.")
@@ -99,6 +105,7 @@ def analyze(
             make_agent(loaded, name)  # a bot that cannot be built fails here, not in every worker
         plan = _plan(loaded, sizes, names, total, base_seed, option or [], vary or [])
         extractor = _extractor(loaded)
+        notes_text = "" if notes is None else read_value_file(f"--notes {shorten(notes)}", notes)
         target = out_dir if out_dir is not None else Path(f"oakwood-report-{loaded.name}")
         _make_folder(target)
         check_writable("--out", target / "report.html")
@@ -106,7 +113,7 @@ def analyze(
     with contextlib.closing(store):
         with friendly_errors():
             runner = _connect(where, scheduler, processes)
-        code = _run(out, store, plan, runner, processes, loaded, extractor, target)
+        code = _run(out, store, plan, runner, processes, extractor, target, notes_text)
     if code:
         raise typer.Exit(code)
 
@@ -220,9 +227,9 @@ def _run(
     plan: Any,
     runner: Backend,
     workers: int | None,
-    game: Game[Any],
     extractor: Any,
     target: Path,
+    notes: str,
 ) -> int:
     """Play what is missing, measure every game, write the report; the exit code."""
     from oakwood.analysis.html import write_report
@@ -277,7 +284,7 @@ def _run(
         close = getattr(runner, "close", None)
         if close is not None:
             close()
-    tree = build_report(plan, title, measured, extractor)
+    tree = build_report(plan, title, measured, extractor, notes=notes)
     path = write_report(tree, target)
     for finding in tree["findings"][:6]:
         flag = f" [{finding['flag']}]" if finding["flag"] else ""

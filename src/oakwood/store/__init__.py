@@ -10,7 +10,17 @@ from __future__ import annotations
 from .database import ENV_VARIABLE, default_url, resolve_url
 from .errors import StoreError
 from .live import LiveGame
-from .records import GameListing, NewGame, PlayedGame, Rating, StoredGame, Tournament, TournamentGame, TournamentSettings, WebTable
+from .records import (
+    GameListing,
+    NewGame,
+    PlayedGame,
+    Rating,
+    StoredGame,
+    Tournament,
+    TournamentGame,
+    TournamentSettings,
+    WebTable,
+)
 from .repository import Store, open_store
 
 __all__ = [
