@@ -1,0 +1,1 @@
+"""Each game's observation encoder (``encoder(game, players) -> Encoder``)."""

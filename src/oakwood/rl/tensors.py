@@ -1,0 +1,106 @@
+"""Observation tensors: each game's fixed-size numeric encoding of ``observe(seat)``, documented field by field.
+
+An encoder reads the observation and nothing else, so a tensor can hold only what the seat may see (the
+conformance tests check that a seat's tensor is the same in the truth and in every world drawn for that seat).
+The action mask comes from the engine's codec: ``mask[i]`` is 1 when ``game.decode(i)`` is legal for the seat.
+
+Each game's encoder lives in ``oakwood.rl.encoders.<game>`` as a function ``encoder(game, players) ->
+Encoder``; the layout may depend on the player count and the options, never on the position.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from oakwood.engine import Game, State
+
+
+@dataclass(frozen=True)
+class TensorField:
+    """A named slice of the tensor: ``size`` numbers from ``offset``, and what they mean."""
+
+    name: str
+    offset: int
+    size: int
+    meaning: str
+
+
+@dataclass
+class Layout:
+    """The fields of a tensor, added in order (each one's offset follows the previous one's end)."""
+
+    fields: list[TensorField] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        """The length of the whole tensor."""
+        return self.fields[-1].offset + self.fields[-1].size if self.fields else 0
+
+    def add(self, name: str, size: int, meaning: str) -> TensorField:
+        """Append a field of ``size`` numbers; its slice."""
+        if any(f.name == name for f in self.fields):
+            raise ValueError(f"field {name!r} twice")
+        added = TensorField(name, self.size, size, meaning)
+        self.fields.append(added)
+        return added
+
+    def field(self, name: str) -> TensorField:
+        """The field called ``name``."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+class Encoder:
+    """A game's observation encoding at one table size: ``layout`` documents it, :meth:`encode` fills it.
+
+    Subclasses implement :meth:`fill`, writing into a zeroed float32 vector through the layout's fields.
+    """
+
+    def __init__(self, game: Game[Any], players: int, layout: Layout) -> None:
+        self.game = game
+        self.players = players
+        self.layout = layout
+
+    @property
+    def size(self) -> int:
+        """The length of every tensor this encoder makes."""
+        return self.layout.size
+
+    def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
+        """The tensor of one observation (a new array)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        self.fill(observation, out)
+        return out
+
+    def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
+        """Write ``observation`` into the zeroed ``out``."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The layout as a Markdown table (field, offset, size, meaning) for the docs."""
+        rows = [f"| `{f.name}` | {f.offset} | {f.size} | {f.meaning} |" for f in self.layout.fields]
+        return "\n".join(["| field | offset | size | meaning |", "|---|---|---|---|", *rows])
+
+
+def encoder_for(game: Game[Any], players: int) -> Encoder:
+    """The observation encoder of ``game`` at ``players`` seats."""
+    module = importlib.import_module(f"oakwood.rl.encoders.{game.name}")
+    made: Encoder = module.encoder(game, players)
+    return made
+
+
+def action_mask(game: Game[Any], state: State, seat: int) -> NDArray[np.int8]:
+    """1 for each codec index whose action is legal for ``seat`` now, else 0 (all 0 when it is not to act)."""
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    if seat in state.to_act():
+        for action in state.legal_actions(seat):
+            mask[game.encode(action)] = 1
+    return mask
