@@ -9,7 +9,7 @@ every test of the report together.
 from __future__ import annotations
 
 import statistics as stdstats
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .features import FeatureExtractor
@@ -18,6 +18,7 @@ from .plan import Cell, Plan, Variant
 from .statistics import (
     MEAN_TEST,
     PROPORTION_TEST,
+    Share,
     UNIFORM_TEST,
     histogram,
     mean,
@@ -58,7 +59,7 @@ def cell_figures(games: Sequence[MeasuredGame], players: int, agent: str, extrac
     return figures
 
 
-def _wins_by(games: Sequence[MeasuredGame], players: int, place: Any) -> Json:
+def _wins_by(games: Sequence[MeasuredGame], players: int, place: Callable[[MeasuredGame, int], int]) -> Json:
     """Win share of each place (a seat number, or a place in the turn order), with the equal-shares test."""
     wins = [0.0] * players
     for g in games:
@@ -164,7 +165,12 @@ def first_place(figures: Json) -> Json | None:
 
 
 def variant_comparison(
-    plan: Plan, option: str, agent: str, players: int, cells: Mapping[Cell, Sequence[MeasuredGame]], extractor: Any
+    plan: Plan,
+    option: str,
+    agent: str,
+    players: int,
+    cells: Mapping[Cell, Sequence[MeasuredGame]],
+    extractor: FeatureExtractor,
 ) -> Json:
     """One option's variants side by side at one table size and agent, each tested against the base."""
     variants = plan.compared(option)
@@ -207,7 +213,7 @@ def _variant_measures(games: Sequence[MeasuredGame], players: int, extractor: Fe
     return measures
 
 
-def _first_share(games: Sequence[MeasuredGame], players: int) -> Any:
+def _first_share(games: Sequence[MeasuredGame], players: int) -> Share:
     wins = 0.0
     for g in games:
         order = g.features.order

@@ -55,7 +55,7 @@ def _mean(figure: Json | None) -> str:
     )
 
 
-def _agent_tables(section: Json, agent: str, figures: Json, labels: Json) -> str:
+def _agent_tables(section: Json, agent: str, figures: Json) -> str:
     players = section["players"]
     parts = [f"<h3>{escape(agent)} at every seat · {figures['games']} games</h3>"]
     if players > 1:
@@ -162,7 +162,7 @@ def write_report(tree: Json, out: Path) -> Path:
                 body.append(_img(out, name, name.removesuffix(".png").replace("-", " ")))
         for agent, figures in section["agents"].items():
             if figures.get("games"):
-                body.append(_agent_tables(section, agent, figures, tree["labels"]))
+                body.append(_agent_tables(section, agent, figures))
                 facts = f"facts-{players}p-{agent}.png"
                 if facts in drawn[str(players)]:
                     body.append(_img(out, facts, f"win share with and without each fact, {agent}"))
