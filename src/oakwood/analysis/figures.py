@@ -18,8 +18,8 @@ from .plan import Cell, Plan, Variant
 from .statistics import (
     MEAN_TEST,
     PROPORTION_TEST,
-    Share,
     UNIFORM_TEST,
+    Share,
     histogram,
     mean,
     mean_test,
