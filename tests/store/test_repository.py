@@ -141,6 +141,46 @@ def test_tournaments_are_found_again_by_their_settings(store_url: str) -> None:
         assert store.finished_indices(tournament.id) == {0, 3}, "the refused batch left nothing behind"
 
 
+def test_tournaments_with_the_same_settings_share_their_games_by_index(store_url: str) -> None:
+    """What the balance workbench reuses: a longer run finds a shorter one, and reads each index once."""
+    short = TournamentSettings("barrell", {"battle_tie": "all_tied_win"}, 2, ("heuristic",), seed=4, games=3)
+    long = TournamentSettings("barrell", {"battle_tie": "all_tied_win"}, 2, ("heuristic",), seed=4, games=5)
+    with open_store(store_url) as store:
+        first, _ = store.tournament_for(short)
+        second, _ = store.tournament_for(long)
+        store.tournament_for(TournamentSettings("barrell", {}, 2, ("heuristic",), seed=4, games=9))  # other options
+        assert [t.id for t in store.tournaments_like(short)] == [second.id, first.id]  # most games first
+
+        def game(tournament_id: int, index: int, scores: list[float]) -> NewGame:
+            return new_game(
+                game="barrell",
+                players=2,
+                agents=["heuristic"] * 2,
+                scores=scores,
+                returns=[1.0, 0.0],
+                winners=[0],
+                source="analyze",
+                tournament_id=tournament_id,
+                game_index=index,
+                options={"battle_tie": "all_tied_win"},
+                seed=100 + index,
+            )
+
+        store.record_games([game(first.id, i, [1.0, 0.0]) for i in range(3)])
+        store.record_games([game(second.id, i, [2.0, 0.0]) for i in (1, 4)])
+        played = store.played_games([second.id, first.id], below=5)
+        assert [(g.index, g.scores[0]) for g in played] == [(0, 1.0), (1, 2.0), (2, 1.0), (4, 2.0)]
+        assert played[0].actions == [(0, 1), (1, 2), (2, 27)] and played[0].seed == 100
+        assert [g.index for g in store.played_games([first.id], below=2)] == [0, 1]
+
+        ids = [g.id for g in played]
+        assert store.game_features(ids, "barrell/1") == {}
+        store.save_game_features("barrell/1", {ids[0]: {"ending": "won_two_nil"}, ids[1]: {"ending": "x"}})
+        store.save_game_features("barrell/2", {ids[0]: {"ending": "won_two_one"}})  # a new version replaces it
+        assert store.game_features(ids, "barrell/1") == {ids[1]: {"ending": "x"}}
+        assert store.game_features(ids, "barrell/2") == {ids[0]: {"ending": "won_two_one"}}
+
+
 def test_ratings_are_replaced_and_read_best_first(store_url: str) -> None:
     settings = TournamentSettings("squarrels", {}, 2, ("a", "b"), 0, 4)
     with open_store(store_url) as store:
