@@ -15,6 +15,9 @@ from .figures import Json
 
 #: How many key facts the findings name at most per table size and agent.
 TOP_FACTS = 5
+#: A fact is worded as a finding only when both groups (seats with it, seats without) hold at least this share
+#: of the seats: a fact nearly every seat has says little about winning, however small its p-value.
+MIN_GROUP = 0.02
 
 
 def percent(value: float) -> str:
@@ -33,7 +36,40 @@ def findings(tree: Json) -> list[Json]:
     """Every finding of the report, most important first."""
     found = [f for section in tree["sections"] for f in _section(section)]
     _flag_disagreements(found, tree["plan"]["agents"])
-    return sorted(found, key=lambda f: f["rank"])
+    return sorted(_merge_across_sizes(found), key=lambda f: f["rank"])
+
+
+def _merge_across_sizes(found: list[Json]) -> list[Json]:
+    """One line per agent, instead of one per table size, for the sizes without a seat advantage and for the
+    sizes whose most common ending is the same."""
+    groups: dict[tuple[str, str, str], list[Json]] = {}
+    for f in found:
+        if f["kind"] == "advantage" and f["significant"] is False and f["flag"] is None:
+            groups.setdefault(("advantage", f["agent"], ""), []).append(f)
+        elif f["kind"] == "ending":
+            groups.setdefault(("ending", f["agent"], f["key"]), []).append(f)
+    merged_away = [id(f) for group in groups.values() if len(group) > 1 for f in group]
+    merged = [f for f in found if id(f) not in merged_away]
+    for (kind, agent, _), group in groups.items():
+        if len(group) < 2:
+            continue
+        sizes = _listing([f["players"] for f in group])
+        if kind == "advantage":
+            firsts = ", ".join(f"{f['first']} at {f['players']}" for f in group)
+            text = (
+                f"No seat advantage measured at {sizes} players ({agent}): the first player wins {firsts} "
+                "(an equal share is 1 in the number of players)."
+            )
+        else:
+            shares = ", ".join(f"{f['share']} at {f['players']}" for f in group)
+            text = f"Most games at {sizes} players ({agent}) end this way: {group[0]['label']} ({shares})."
+        merged.append({**group[0], "players": [f["players"] for f in group], "text": text})
+    return merged
+
+
+def _listing(items: list[int]) -> str:
+    shown = [str(i) for i in items]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _finding(
@@ -69,12 +105,16 @@ def _section(section: Json) -> Iterator[Json]:
         else:
             yield _advantage(figures, players, table, finding)
         common = max(figures["endings"], key=lambda e: e["value"])
-        yield finding(
-            "ending",
-            common["key"],
-            f"Most {table} ({agent}) end this way: {common['label']} ({plus_minus(common)}).",
-            3,
-        )
+        yield {
+            **finding(
+                "ending",
+                common["key"],
+                f"Most {table} ({agent}) end this way: {common['label']} ({plus_minus(common)}).",
+                3,
+            ),
+            "label": common["label"],
+            "share": plus_minus(common),
+        }
         length = figures["length"]["actions"]
         extra = [
             f"{number['label']}: {number['mean']['value']:.1f}"
@@ -118,7 +158,10 @@ def _advantage(figures: Json, players: int, table: str, finding: Callable[..., J
         f"No seat advantage measured in {table} ({figures['agent']}): wins by "
         f"{'turn order' if by_order else 'seat'} {spread} (equal share {percent(equal)})."
     )
-    return finding("advantage", "order" if by_order else "seats", text, 2, False)
+    return {
+        **finding("advantage", "order" if by_order else "seats", text, 2, False),
+        "first": percent(shares[0]["value"]),
+    }
 
 
 def _ordinal(k: int) -> str:
@@ -127,7 +170,8 @@ def _ordinal(k: int) -> str:
 
 def _facts(figures: Json, agent: str, table: str, finding: Callable[..., Json]) -> Iterator[Json]:
     rows = [r for r in figures["facts"] if r["difference"] is not None]
-    strong = sorted((r for r in rows if r["test"]["significant"]), key=lambda r: -abs(r["difference"]))
+    balanced = [r for r in rows if MIN_GROUP <= r["frequency"]["value"] <= 1 - MIN_GROUP]
+    strong = sorted((r for r in balanced if r["test"]["significant"]), key=lambda r: -abs(r["difference"]))
     for row in strong[:TOP_FACTS]:
         subject = "Games in which the player" if table == "solo games" else "Seats that"
         verb = "are won" if table == "solo games" else "win"

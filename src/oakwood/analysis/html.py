@@ -25,6 +25,10 @@ margin:.8rem 0}.note{font-size:.85rem;color:#555}
 """
 
 
+#: Findings listed at the top; the rest fold under "more findings".
+SHOWN_FINDINGS = 12
+
+
 def _img(out: Path, name: str, alt: str) -> str:
     data = base64.b64encode((out / name).read_bytes()).decode("ascii")
     return f'<img src="data:image/png;base64,{data}" alt="{escape(alt)}" data-file="{escape(name)}">'
@@ -140,6 +144,7 @@ def write_report(tree: Json, out: Path) -> Path:
     for f in tree["findings"]:
         flag = f' <span class="flag">{escape(f["flag"])}</span>' if f["flag"] else ""
         findings.append(f"<li>{escape(f['text'])}{flag}</li>")
+    more = findings[SHOWN_FINDINGS:]
     varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
     body = [
         f"<h1>{escape(title)}</h1>",
@@ -147,8 +152,12 @@ def write_report(tree: Json, out: Path) -> Path:
         f"every seat played by {escape(', '.join(plan['agents']))} · seed {plan['seed']} · variants: {varies} · "
         f"Oakwood {escape(tree['oakwood'])}, measures {escape(tree['measures'])}</p>",
         "<h2>Findings</h2>",
-        f'<ul class="findings">{"".join(findings)}</ul>',
+        f'<ul class="findings">{"".join(findings[:SHOWN_FINDINGS])}</ul>',
     ]
+    if more:
+        body.append(
+            f'<details><summary>{len(more)} more findings</summary><ul class="findings">{"".join(more)}</ul></details>'
+        )
     if tree.get("notes"):
         body.append("<h2>Notes</h2>")
         body.extend(f"<p>{escape(' '.join(part.split()))}</p>" for part in tree["notes"].split("\n\n") if part.strip())
