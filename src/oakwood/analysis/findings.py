@@ -40,14 +40,14 @@ def findings(tree: Json) -> list[Json]:
 
 
 def _merge_across_sizes(found: list[Json]) -> list[Json]:
-    """One line per agent, instead of one per table size, for the sizes without a seat advantage and for the
-    sizes whose most common ending is the same."""
+    """One line per agent, instead of one per table size, for the sizes without a seat advantage, the sizes whose
+    most common ending is the same, and the games' lengths."""
     groups: dict[tuple[str, str, str], list[Json]] = {}
     for f in found:
         if f["kind"] == "advantage" and f["significant"] is False and f["flag"] is None:
             groups.setdefault(("advantage", f["agent"], ""), []).append(f)
-        elif f["kind"] == "ending":
-            groups.setdefault(("ending", f["agent"], f["key"]), []).append(f)
+        elif f["kind"] in ("ending", "length"):
+            groups.setdefault((f["kind"], f["agent"], f["key"]), []).append(f)
     merged_away = [id(f) for group in groups.values() if len(group) > 1 for f in group]
     merged = [f for f in found if id(f) not in merged_away]
     for (kind, agent, _), group in groups.items():
@@ -60,9 +60,21 @@ def _merge_across_sizes(found: list[Json]) -> list[Json]:
                 f"No seat advantage measured at {sizes} players ({agent}): the first player wins {firsts} "
                 "(an equal share is 1 in the number of players)."
             )
-        else:
+        elif kind == "ending":
             shares = ", ".join(f"{f['share']} at {f['players']}" for f in group)
             text = f"Most games at {sizes} players ({agent}) end this way: {group[0]['label']} ({shares})."
+        else:
+            first, *rest = group
+            actions = ", ".join(
+                [f"{first['actions']} actions at {first['players']} players"]
+                + [f"{f['actions']} at {f['players']}" for f in rest]
+            )
+            text = f"Mean length ({agent}): {actions}"
+            for k, (label, _) in enumerate(group[0]["extra"]):
+                values = [f["extra"][k][1] for f in group if len(f["extra"]) > k and f["extra"][k][0] == label]
+                if len(values) == len(group):
+                    text += f"; {label}: {', '.join(values)}"
+            text += "."
         merged.append({**group[0], "players": [f["players"] for f in group], "text": text})
     return merged
 
@@ -117,17 +129,22 @@ def _section(section: Json) -> Iterator[Json]:
         }
         length = figures["length"]["actions"]
         extra = [
-            f"{number['label']}: {number['mean']['value']:.1f}"
+            (number["label"], f"{number['mean']['value']:.1f}")
             for number in figures["numbers"].values()
-            if number.get("mean")
+            if number.get("mean") and number["mean"]["value"]
         ][:2]
-        yield finding(
-            "length",
-            "actions",
-            f"A {table[:-1]} ({agent}) lasts {length['mean']['value']:.0f} actions on average (median "
-            f"{length['median']:.0f})" + (f"; {'; '.join(extra)} (means)." if extra else "."),
-            4,
-        )
+        shown = "; ".join(f"{label}: {value}" for label, value in extra)
+        yield {
+            **finding(
+                "length",
+                "actions",
+                f"A {table[:-1]} ({agent}) lasts {length['mean']['value']:.0f} actions on average (median "
+                f"{length['median']:.0f})" + (f"; {shown} (means)." if extra else "."),
+                4,
+            ),
+            "actions": f"{length['mean']['value']:.0f}",
+            "extra": extra,
+        }
         yield from _facts(figures, agent, table, finding)
     for comparison in section["variants"]:
         yield from _variants(comparison, table)
