@@ -188,9 +188,7 @@ class InterruptingBackend:
         self.inner.run(spec, indices, then_interrupt)
 
 
-def test_an_interrupted_analysis_keeps_its_games_and_resumes(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_an_interrupted_analysis_keeps_its_games_and_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     args = ["analyze", "barrell", "--players", "2", "--games", "12", "--db", str(tmp_path / "cut.db")]
     with monkeypatch.context() as patch:
         patch.setattr("oakwood.cli.arena_command.LocalBackend", InterruptingBackend)

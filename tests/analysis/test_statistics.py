@@ -8,7 +8,7 @@ import pytest
 from scipy import stats as sps
 
 from oakwood.analysis.findings import _flag_disagreements, percent, plus_minus
-from oakwood.analysis.statistics import holm, histogram, mean, mean_test, proportion_test, share, uniform_test
+from oakwood.analysis.statistics import histogram, holm, mean, mean_test, proportion_test, share, uniform_test
 
 
 def test_holm_adjusts_in_step_down_order_and_never_lowers_a_p_value() -> None:

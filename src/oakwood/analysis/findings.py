@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from .figures import Json
+from .statistics import PROPORTION_TEST
 
 #: How many key facts the findings name at most per table size and agent.
 TOP_FACTS = 5
@@ -46,7 +47,7 @@ def _merge_across_sizes(found: list[Json]) -> list[Json]:
     for f in found:
         if f["kind"] == "advantage" and f["significant"] is False and f["flag"] is None:
             groups.setdefault(("advantage", f["agent"], ""), []).append(f)
-        elif f["kind"] in ("ending", "length"):
+        elif f["kind"] in ("ending", "length", "never"):
             groups.setdefault((f["kind"], f["agent"], f["key"]), []).append(f)
     merged_away = [id(f) for group in groups.values() if len(group) > 1 for f in group]
     merged = [f for f in found if id(f) not in merged_away]
@@ -59,6 +60,12 @@ def _merge_across_sizes(found: list[Json]) -> list[Json]:
             text = (
                 f"No seat advantage measured at {sizes} players ({agent}): the first player wins {firsts} "
                 "(an equal share is 1 in the number of players)."
+            )
+        elif kind == "never":
+            counts = sorted({f["games"] for f in group})
+            games = f"{counts[0]} games" if len(counts) == 1 else "the games"
+            text = (
+                f"Never seen in {games} at {sizes} players ({agent}), so not measured: {'; '.join(group[0]['labels'])}."
             )
         elif kind == "ending":
             shares = ", ".join(f"{f['share']} at {f['players']}" for f in group)
@@ -204,7 +211,7 @@ def _facts(figures: Json, agent: str, table: str, finding: Callable[..., Json]) 
     never = [r["label"] for r in figures["facts"] if not r["frequency"]["successes"]]
     if never:
         text = f"Never seen in {figures['games']} {table} ({agent}), so not measured: {'; '.join(never)}."
-        yield finding("never", "facts", text, 9)
+        yield {**finding("never", "; ".join(never), text, 9), "games": figures["games"], "labels": never}
 
 
 def _variants(comparison: Json, table: str) -> Iterator[Json]:
@@ -231,7 +238,7 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
                 "rank": 7,
             }
             continue
-        parts = [f"{r['measure']} {_value(r['base'])} → {_value(r['value'])}" for r in changed[:4]]
+        parts = [f"{r['measure']} {measured(r, r['base'])} → {measured(r, r['value'])}" for r in changed[:4]]
         yield {
             **base,
             "text": f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)} "
@@ -240,8 +247,9 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
         }
 
 
-def _value(value: float) -> str:
-    return percent(value) if 0 <= value <= 1 else f"{value:.1f}"
+def measured(comparison: Json, value: float) -> str:
+    """A compared value as a person reads it: a share as a percentage, a mean as a number."""
+    return percent(value) if comparison["test"] == PROPORTION_TEST else f"{value:.2f}"
 
 
 def _flag_disagreements(found: list[Json], agents: list[str]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .figures import Json
-from .findings import percent
+from .findings import measured, percent
 from .plots import draw_all
 
 STYLE = """
@@ -119,18 +119,14 @@ def _variant_tables(comparison: Json) -> str:
         [
             escape(r["measure"]),
             escape(r["variant"]),
-            _value(r["base"]),
-            _value(r["value"]),
+            measured(r, r["base"]),
+            measured(r, r["value"]),
             escape(r["test"]),
             _p(r),
         ]
         for r in comparison["comparisons"]
     ]
     return _table(["Measure", "Variant", "Base", "Variant value", "Test", "Adjusted p"], rows)
-
-
-def _value(value: float) -> str:
-    return percent(value) if 0 <= value <= 1 else f"{value:.2f}"
 
 
 def write_report(tree: Json, out: Path) -> Path:
