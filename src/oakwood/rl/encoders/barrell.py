@@ -56,6 +56,10 @@ class BarrellEncoder(Encoder):
         self.drawn_limit = float(options.max_consecutive_drawn_battles)
         layout = Layout()
         per = f"{n} seat blocks, observer first then clockwise"
+
+        def blocks(k: int) -> str:
+            return f"{n} seat blocks of {k}, observer first then clockwise"
+
         # -- the position as a whole
         layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
         layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
@@ -110,19 +114,23 @@ class BarrellEncoder(Encoder):
         layout.add(
             "seat_field",
             n * DECK_SIZE,
-            f"{per} of 54: cards of that field the observer can identify (face up, or its own face-down plays)",
+            f"{blocks(54)}: cards of that field the observer can identify (face up, or face down and known to it)",
         )
         layout.add(
             "seat_known",
             n * DECK_SIZE,
-            f"{per} of 54: cards the observer knows in that hand; in its own block, what everyone knows it holds",
+            f"{blocks(54)}: cards the observer knows in that hand; in its own block, what everyone knows it holds",
         )
         layout.add(
             "seat_recalled",
             n * DECK_SIZE,
-            f"{per} of 54: cards everyone knows to be in that hand or among its player's face-down plays (BR-23)",
+            f"{blocks(54)}: cards everyone knows to be in that hand or among its player's face-down plays (BR-23)",
         )
-        layout.add("seat_to_give", n * DECK_SIZE, f"{per} of 54: hearts that player gives away (hearts phase)")
+        layout.add(
+            "seat_to_give",
+            n * DECK_SIZE,
+            f"{blocks(54)}: hearts that player gives away (hearts phase)",
+        )
         if self.covered_slots:
             layout.add(
                 "seat_covered",

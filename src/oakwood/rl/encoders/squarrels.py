@@ -47,6 +47,10 @@ class SQuarrelsEncoder(Encoder):
         self.score_scale = 50.0 if game.options.single_round else float(target)
         layout = Layout()
         per = f"{n} seat blocks, observer first then clockwise"
+
+        def blocks(k: int) -> str:
+            return f"{n} seat blocks of {k}, observer first then clockwise"
+
         # -- the position as a whole
         layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
         layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
@@ -87,18 +91,22 @@ class SQuarrelsEncoder(Encoder):
         layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}")
         layout.add("seat_total", n, f"{per}: match total / target score")
         layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)")
-        layout.add("seat_stored", n * len(NUMBERS), f"{per} of 5: stored sets of 1s … 5s (count)")
+        layout.add(
+            "seat_stored",
+            n * len(NUMBERS),
+            f"{blocks(5)}: stored sets of 1s … 5s (count)",
+        )
         if self.wild_sets:
             layout.add(
                 "seat_stored_golden",
                 n * len(NUMBERS),
-                f"{per} of 5: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
+                f"{blocks(5)}: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
             )
         layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score")
         layout.add(
             "seat_known",
             n * HAND_KINDS,
-            f"{per} of 7: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
+            f"{blocks(7)}: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
             "block, what every seat knows it holds (SQ-24)",
         )
         layout.add("seat_winner", n, f"{per}: 1 for a winner of the match")
@@ -110,7 +118,7 @@ class SQuarrelsEncoder(Encoder):
         layout.add(
             "quarrel_pot",
             n * HAND_KINDS,
-            f"{per} of 7: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
+            f"{blocks(7)}: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
         )
         layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})")
         # -- a Hoard race in progress
