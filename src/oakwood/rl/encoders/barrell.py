@@ -70,7 +70,9 @@ class BarrellEncoder(Encoder):
         layout.add("jack_of_diamonds", 1, "1 while a Jack of Diamonds cancels face cards (BR-11)")
         layout.add("discard", DECK_SIZE, f"Discard pile: {CARDS_TEXT}")
         layout.add("queen_zone", DECK_SIZE, f"Queen Zone: {CARDS_TEXT}")
-        layout.add("cancelled", DECK_SIZE, f"face cards cancelled by the Jack of Diamonds: {CARDS_TEXT}")
+        layout.add(
+            "cancelled", DECK_SIZE, f"Jacks played after the Jack of Diamonds, so without effect (BR-11): {CARDS_TEXT}"
+        )
         # -- the observing seat's own cards
         layout.add("hand", DECK_SIZE, f"own hand: {CARDS_TEXT}")
         layout.add("hand_suits", SUIT_COUNT, "own hand: count per suit (clubs, diamonds, hearts, spades, Jokers)")
