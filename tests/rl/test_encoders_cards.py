@@ -288,3 +288,63 @@ def _card_names() -> list[str]:
     from oakwood.games.barrell.cards import NAMES
 
     return list(NAMES)
+
+
+def _play_and_check(name: str, players: int, seed: int, check: Callable[[Any, Encoder, int], None]) -> None:
+    """Play a seeded game between heuristic bots and call ``check(state, encoder, seat)`` for every seat and step."""
+    game = oakwood.load(name, single_round=True) if name == "squarrels" else oakwood.load(name)
+    encoder = encoder_for(game, players)
+
+    def on_step(state: State, seat: int, action: object) -> None:
+        for observer in range(players):
+            check(state, encoder, observer)
+
+    agents = [make_agent(game, "heuristic", seed=seed + seat) for seat in range(players)]
+    play_match(game, agents, seed, on_step=on_step, record_events=False)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_squarrels_unseen_counts_the_cards_hidden_from_the_seat(players: int) -> None:
+    from oakwood.games.squarrels.cards import COUNTS, HAND_KINDS, NAME_TO_CARD
+
+    def check(state: Any, encoder: Encoder, seat: int) -> None:
+        observation = state.observe(seat)
+        # The truth: the Deck, other hands beyond what the seat knows, others' Hoard discards and Quarrel picks.
+        hidden = [0] * HAND_KINDS
+        for card in state.deck:
+            if card < HAND_KINDS:
+                hidden[card] += 1
+        for other in range(players):
+            if other != seat:
+                for kind in range(HAND_KINDS):
+                    hidden[kind] += state.hands[other][kind]
+                for name in observation["known_in_hands"][other]:
+                    hidden[NAME_TO_CARD[name]] -= 1
+                if other in state.q_commits:
+                    hidden[state.q_commits[other]] += 1
+        hidden = [
+            h + sum(1 for card, owner in state.hoard if owner != seat and card == k) for k, h in enumerate(hidden)
+        ]
+        unseen = _field(encoder, encoder.encode(observation), "unseen")
+        assert unseen == pytest.approx([h / COUNTS[k] for k, h in enumerate(hidden)])
+
+    _play_and_check("squarrels", players, 21, check)
+
+
+def test_barrell_unseen_cards_are_the_hidden_ones() -> None:
+    from oakwood.games.barrell.cards import BIT, DECK_SIZE
+
+    def check(state: Any, encoder: Encoder, seat: int) -> None:
+        unseen = _field(encoder, encoder.encode(state.observe(seat)), "unseen")
+        hidden_places = set(state.deck)  # the Deck is never seen…
+        for other in range(state.num_players):
+            for card in range(DECK_SIZE):
+                if other != seat and (state.hands[other] | state.aside[other]) & BIT[card]:
+                    hidden_places.add(card)  # …another hand may be
+            for card in state.fields[other]:
+                if not state.face_up & BIT[card]:
+                    hidden_places.add(card)  # …and so may a face-down card
+        assert set(state.deck) <= {card for card in range(DECK_SIZE) if unseen[card]}
+        assert {card for card in range(DECK_SIZE) if unseen[card]} <= hidden_places
+
+    _play_and_check("barrell", 3, 8, check)

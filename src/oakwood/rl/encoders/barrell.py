@@ -91,7 +91,8 @@ class BarrellEncoder(Encoder):
             layout.add(
                 "my_gifts",
                 len(GIFTABLE_CARDS) * n,
-                f"per giftable card (A♥–10♥, K♥) {n} seat blocks: own recipient of that card (split_per_card)",
+                f"{len(GIFTABLE_CARDS)} giftable cards (A♥–10♥, K♥), each {per}: "
+                "own recipient of that card (split_per_card)",
             )
         layout.add("provisional_known", 1, "1 when provisional scores are shown (joker_timing variant)")
         layout.add("battle_scores_known", 1, "1 once this battle has been scored")
