@@ -1,0 +1,240 @@
+"""S'Quarrels observation tensor: everything ``observe(seat)`` shows, as a fixed-size float32 vector.
+
+Conventions: per-seat fields hold one block per seat, rotated so the observing seat comes first and the others
+follow clockwise (block ``r`` is seat ``(seat + r) % players``); a spectator is encoded from seat 0 with an
+empty hand. Card kinds are in rank order (Rotten, 1–5, Golden). Scores are divided by the target score (50 in
+``single_round``), so they are small numbers that may be negative; sizes are divided by the natural scale
+given in each field's meaning; flags and one-hots are 0 or 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from oakwood.engine import Game
+from oakwood.games.squarrels.cards import COUNTS, GOLDEN, HAND_KINDS, HAND_LIMIT, NAME_TO_CARD, NUMBERS, SET_SIZE
+from oakwood.games.squarrels.state import PHASES
+from oakwood.rl.tensors import Encoder, Layout
+
+DECISIONS = ("turn", "commit", "race", "none")
+#: The cards Discard can show (the played Golden and the Action cards), in this order.
+DISCARD_KINDS = ("golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
+KINDS_TEXT = "Rotten, 1, 2, 3, 4, 5, Golden"
+ROUND_SCALE = 10  # rounds are counted in tens (a 50-point match lasts a handful of rounds)
+HOARD_SCALE = 10  # Hoard Pile size in tens
+DECK_TOTAL = sum(COUNTS)
+
+
+def _counts(names: list[str]) -> list[int]:
+    """A list of hand-card names as counts per kind (Rotten … Golden)."""
+    counts = [0] * HAND_KINDS
+    for name in names:
+        counts[NAME_TO_CARD[name]] += 1
+    return counts
+
+
+class SQuarrelsEncoder(Encoder):
+    """The S'Quarrels tensor at one table size and ruleset (see the module docstring for the conventions)."""
+
+    def __init__(self, game: Game[Any], players: int) -> None:
+        n = players
+        self.wild_sets = bool(game.options.golden_wild_in_sets)
+        target = game.options.target_score
+        self.score_scale = 50.0 if game.options.single_round else float(target)
+        layout = Layout()
+        per = f"{n} seat blocks, observer first then clockwise"
+
+        def blocks(k: int) -> str:
+            return f"{n} seat blocks of {k}, observer first then clockwise"
+
+        # -- the position as a whole
+        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
+        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
+        layout.add("terminal", 1, "1 when the match is over")
+        layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1")
+        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}")
+        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}")
+        layout.add(
+            "discard",
+            len(DISCARD_KINDS),
+            "Discard per kind (" + ", ".join(DISCARD_KINDS) + ") / how many the deck holds",
+        )
+        layout.add("golden_out_of_match", 1, "1 when the Golden is lost for the rest of the match (SQ-7 variant)")
+        layout.add("drawing_open", 1, "1 while the active player may draw")
+        layout.add("must_draw_to_7", 1, "1 when the active player must draw to 7 after a Whirlwind (SQ-4 variant)")
+        layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)")
+        # -- the observing seat's own cards
+        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})")
+        layout.add(
+            "hand_levels",
+            len(NUMBERS) * SET_SIZE,
+            "own Number cards 1–5, three per number: holds ≥1, ≥2, ≥3 of it (a set is three)",
+        )
+        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}")
+        layout.add("your_round_score", 1, "own round score if Winter came now / target score")
+        layout.add("hoard_yours", HAND_KINDS, f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})")
+        layout.add(
+            "unseen",
+            HAND_KINDS,
+            f"cards the seat cannot place, per kind ({KINDS_TEXT}) / how many the deck holds: not in its hand, "
+            "storage, Discard, its Hoard discards, the Quarrel, or known in another hand (so in the Deck, in "
+            "others' Hoard discards, or unknown in other hands)",
+        )
+        # -- every seat's public facts (rotated)
+        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act")
+        layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player")
+        layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round")
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}")
+        layout.add("seat_total", n, f"{per}: match total / target score")
+        layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)")
+        layout.add(
+            "seat_stored",
+            n * len(NUMBERS),
+            f"{blocks(5)}: stored sets of 1s … 5s (count)",
+        )
+        if self.wild_sets:
+            layout.add(
+                "seat_stored_golden",
+                n * len(NUMBERS),
+                f"{blocks(5)}: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
+            )
+        layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score")
+        layout.add(
+            "seat_known",
+            n * HAND_KINDS,
+            f"{blocks(7)}: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
+            "block, what every seat knows it holds (SQ-24)",
+        )
+        layout.add("seat_winner", n, f"{per}: 1 for a winner of the match")
+        # -- a Quarrel in progress
+        layout.add("quarrel_on", 1, "1 during a Quarrel")
+        layout.add("quarrel_drawer", n, f"{per}: 1 for the player who drew the Quarrel")
+        layout.add("quarrel_live", n, f"{per}: 1 for a player still playing in the Quarrel")
+        layout.add("quarrel_committed", n, f"{per}: 1 for a player who has picked a card (not which)")
+        layout.add(
+            "quarrel_pot",
+            n * HAND_KINDS,
+            f"{blocks(7)}: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
+        )
+        layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})")
+        # -- a Hoard race in progress
+        layout.add("race_on", 1, "1 during a Hoard race")
+        layout.add("race_drawer", n, f"{per}: 1 for the player who drew the Hoard")
+        layout.add("race_eligible", n, f"{per}: 1 for a player who may race")
+        layout.add("race_passed", n, f"{per}: 1 for a player who declined (public in realtime races)")
+        layout.add("race_committed", n, f"{per}: 1 for a player who has answered (commit modes; not what)")
+        layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass")
+        super().__init__(game, players, layout)
+        self._at = {f.name: f.offset for f in layout.fields}
+
+    def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
+        """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``."""
+        at = self._at
+        n = self.players
+        obs = observation
+        scale = self.score_scale
+        seat = obs["seat"]
+        me = 0 if seat is None else seat
+        rel = [(s - me) % n for s in range(n)]  # seat -> block index
+
+        out[at["phase"] + PHASES.index(obs["phase"])] = 1
+        out[at["decision"] + DECISIONS.index(obs["decision"])] = 1
+        out[at["terminal"]] = float(obs["terminal"])
+        out[at["round"]] = min(obs["round"] / ROUND_SCALE, 1.0)
+        out[at["deck_size"]] = obs["deck_size"] / DECK_TOTAL
+        out[at["hoard_pile_size"]] = obs["hoard_pile_size"] / HOARD_SCALE
+        discard = obs["action_discard"]
+        for i, name in enumerate(DISCARD_KINDS):
+            out[at["discard"] + i] = discard.get(name, 0) / COUNTS[NAME_TO_CARD[name]]
+        out[at["golden_out_of_match"]] = float(obs["golden_out_of_match"])
+        out[at["drawing_open"]] = float(obs["drawing_open"])
+        out[at["must_draw_to_7"]] = float(obs["must_draw_to_7"])
+
+        hand = _counts(obs["hand"] or [])
+        for kind, count in enumerate(hand):
+            out[at["hand"] + kind] = count
+        for i, number in enumerate(NUMBERS):
+            for level in range(min(hand[number], SET_SIZE)):
+                out[at["hand_levels"] + i * SET_SIZE + level] = 1
+        out[at["hand_size"]] = sum(hand) / HAND_LIMIT
+        out[at["your_round_score"]] = (obs["your_round_score"] or 0) / scale
+        hoard_yours = _counts(obs["hoard_pile_yours"] or [])
+        for kind, count in enumerate(hoard_yours):
+            out[at["hoard_yours"] + kind] = count
+
+        # Where every card the seat can place is: the rest are unseen.
+        placed = [h + y for h, y in zip(hand, hoard_yours, strict=True)]
+        placed[GOLDEN] += discard.get("golden", 0)
+        per_card = self.game.options.set_scoring == "per_card"
+        for s in range(n):
+            r = rel[s]
+            out[at["seat_to_act"] + r] = float(s in obs["to_act"])
+            out[at["seat_active"] + r] = float(s == obs["active"])
+            out[at["seat_dealer"] + r] = float(s == obs["dealer"])
+            out[at["seat_hand_size"] + r] = obs["hand_sizes"][s] / HAND_LIMIT
+            out[at["seat_total"] + r] = obs["scores"][s] / scale
+            if obs["last_round_scores"] is not None:
+                out[at["seat_last_round"] + r] = obs["last_round_scores"][s] / scale
+            out[at["seat_winner"] + r] = float(s in obs["winners"])
+            points = 0
+            for value in obs["storage"][s]:
+                out[at["seat_stored"] + r * len(NUMBERS) + value - 1] += 1
+                placed[value] += SET_SIZE
+                points += value * SET_SIZE if per_card else value
+            for value in obs["storage_with_golden"][s]:
+                if self.wild_sets:
+                    out[at["seat_stored_golden"] + r * len(NUMBERS) + value - 1] += 1
+                placed[value] -= 1
+                placed[GOLDEN] += 1
+            out[at["seat_stored_points"] + r] = points / scale
+            known = _counts(obs["known_in_hands"][s])
+            for kind, count in enumerate(known):
+                out[at["seat_known"] + r * HAND_KINDS + kind] = count
+                if s != seat:  # the observer's own block is part of its hand, already counted
+                    placed[kind] += count
+        out[at["last_round_known"]] = float(obs["last_round_scores"] is not None)
+
+        quarrel = obs["quarrel"]
+        if quarrel is not None:
+            out[at["quarrel_on"]] = 1
+            out[at["quarrel_drawer"] + rel[quarrel["drawer"]]] = 1
+            for s in quarrel["live"]:
+                out[at["quarrel_live"] + rel[s]] = 1
+            for s in quarrel["committed"]:
+                out[at["quarrel_committed"] + rel[s]] = 1
+            for play in quarrel["pot"]:
+                kind = NAME_TO_CARD[play["card"]]
+                out[at["quarrel_pot"] + rel[play["seat"]] * HAND_KINDS + kind] += 1
+                placed[kind] += 1
+            if quarrel["your_play"] is not None:
+                kind = NAME_TO_CARD[quarrel["your_play"]]
+                out[at["quarrel_your_play"] + kind] = 1
+                placed[kind] += 1
+        if obs["golden_out_of_match"]:
+            placed[GOLDEN] = COUNTS[GOLDEN]
+        for kind in range(HAND_KINDS):
+            out[at["unseen"] + kind] = max(COUNTS[kind] - placed[kind], 0) / COUNTS[kind]
+
+        race = obs["race"]
+        if race is not None:
+            out[at["race_on"]] = 1
+            out[at["race_drawer"] + rel[race["drawer"]]] = 1
+            for s in race["eligible"]:
+                out[at["race_eligible"] + rel[s]] = 1
+            for s in race["passed"]:
+                out[at["race_passed"] + rel[s]] = 1
+            for s in race["committed"]:
+                out[at["race_committed"] + rel[s]] = 1
+            if race["your_answer"] is not None:
+                out[at["race_your_answer"] + ("slap", "pass").index(race["your_answer"])] = 1
+
+
+def encoder(game: Game[Any], players: int) -> Encoder:
+    """The S'Quarrels encoder for ``players`` seats under ``game``'s options."""
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"S'Quarrels seats {game.min_players}–{game.max_players} players, not {players}")
+    return SQuarrelsEncoder(game, players)
