@@ -10,7 +10,7 @@ Conventions (every field's meaning says which applies):
 - **Numbers** are flags (0/1), small counts (acorns on a card or carried, AP, Sappy Feet: a few units), or
   quantities divided by a fixed scale named in the meaning: stores of acorns in points ÷ 20 (the points that
   win), the supply ÷ 60 brown / ÷ 15 golden, card counts ÷ the dealt counts (the composition; in solo its kept
-  kinds), rounds ÷ ``max_rounds``. Every value is finite and at least 0.
+  kinds), rounds ÷ ``max_rounds + 1``. Every value is finite and at least 0.
 - Card kinds follow ``cards.KINDS`` (leaves ``0 1 2 3 G``, events ``BB WG FG SF AR``, powers ``SW FL BP LA ST SR
   SP DO OW``); powers follow ``cards.POWERS``.
 
@@ -146,7 +146,7 @@ class NuttyEncoder(Encoder):
             lay.add("spittoon_used", 1, "1 if the Spittoon was used this turn")
             lay.add("copy", len(POWERS), f"the power a Doppelgänger copies this turn, one-hot ({_POWERS_TEXT})")
             lay.add("copy_spent", 1, "1 if that copy is used up (single_use variant)")
-            lay.add("round", 1, "the round number ÷ max_rounds")
+            lay.add("round", 1, "the round number ÷ (max_rounds + 1), the most it reaches (NS-14a)")
             lay.add("end_triggered", 1, "1 once the end is triggered (NS-14)")
             lay.add("turns_left", 1, f"turns after the current one before the end ÷ {2 * n}; 0 if not triggered")
         return lay
@@ -244,7 +244,7 @@ class NuttyEncoder(Encoder):
         if observation["copy"]:
             out[o["copy"] + POWER_INDEX[observation["copy"]]] = 1
         out[o["copy_spent"]] = bool(observation["copy_spent"])
-        out[o["round"]] = observation["round"] / self.max_rounds
+        out[o["round"]] = observation["round"] / (self.max_rounds + 1)
         out[o["end_triggered"]] = bool(observation["end_triggered"])
         if observation["end_triggered"] and observation["turns_left"] >= 0:
             out[o["turns_left"]] = observation["turns_left"] / (2 * n)
