@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -221,3 +222,10 @@ def test_exact_values_solo() -> None:
     assert field(enc, tensor, "at").tolist()[1] == 1
     assert field(enc, tensor, "actions_taken").tolist() == pytest.approx([1 / 3000])
     assert field(enc, tensor, "points").tolist() == pytest.approx([observation["boards"][0]["points"] / 20])
+
+
+def test_the_docs_show_the_layouts() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rl-tensors-nutty.md"
+    text = docs.read_text(encoding="utf-8")
+    for players in (4, 1):
+        assert encoder_for(oakwood.load("nutty"), players).describe() in text

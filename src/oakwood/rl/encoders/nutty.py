@@ -6,6 +6,8 @@ Conventions (every field's meaning says which applies):
   so the observer is always first (a spectator's observation, ``seat`` ``None``, is read as seat 0's order).
 - **The tree is limb-major**: card slot ``limb * 5 + position``, position 0 next to the Central Trunk. A slot
   holds no card when its limb is shorter (a break, or an unrefilled limb): then every one of its numbers is 0.
+- **Several numbers per slot or seat** are slot-major / seat-major: ``tree_kind[slot * 19 + kind]``,
+  ``tree_squirrels[slot * players + r]``, ``at[r * 31 + place]``, ``cheeks[r * 2 + colour]`` (brown first).
 - **Places** a squirrel may stand: index 0 is the trunk, ``1 + limb * 5 + position`` a card.
 - **Numbers** are flags (0/1), small counts (acorns on a card or carried, AP, Sappy Feet: a few units), or
   quantities divided by a fixed scale named in the meaning: stores of acorns in points ÷ 20 (the points that
