@@ -200,6 +200,8 @@ def test_exact_values_four_players() -> None:
     own = enc.encode(state.observe(mover))
     assert field(enc, own, "tree_squirrels").reshape(30, 4)[0].tolist() == [1, 0, 0, 0]
     assert field(enc, own, "current").tolist() == [1, 0, 0, 0]
+    # A spectator (seat None) sees the table in seat 0's order, as seat 0 does (nothing is private in Nutty).
+    assert np.array_equal(enc.encode(state.observe(None)), enc.encode(state.observe(0)))
 
 
 def test_exact_values_solo() -> None:
@@ -229,3 +231,22 @@ def test_the_docs_show_the_layouts() -> None:
     text = docs.read_text(encoding="utf-8")
     for players in (4, 1):
         assert encoder_for(oakwood.load("nutty"), players).describe() in text
+
+
+def test_fools_gold_choice_solo() -> None:
+    """A solo Fool's Gold with a choice (NS-8): the phase and the places the golden may come from."""
+    game = oakwood.load("nutty", solo_keep_events=True, deck_composition=BUSY)
+    enc = encoder_for(game, 1)
+    seen: list[np.ndarray] = []
+
+    def on_step(state: State, seat: int, action: Any) -> None:
+        observation = state.observe(0)
+        if observation["phase"] == "fools" and not seen:
+            check_position(enc, state)
+            seen.append(enc.encode(observation))
+            assert observation["fools_places"] == ["cheeks", "nest"]
+
+    play_match(game, [make_agent(game, "heuristic", seed=0)], 9, on_step=on_step)
+    assert seen
+    assert field(enc, seen[0], "phase").tolist() == [0, 1, 0, 0]  # play fools bribe over
+    assert field(enc, seen[0], "fools_places").tolist() == [1, 0, 1, 0]  # cheeks backpack nest burrow
