@@ -32,7 +32,7 @@ import oakwood
 from oakwood.engine import Decision, Game, State
 
 from .fallback import observation_encoder
-from .tensors import Encoder
+from .gymnasium import decode_action, legal_mask, observation_space
 
 #: The version suffix of every environment name (``squarrels_v0``); bump it when observations or rules change.
 VERSION = 0
@@ -47,35 +47,6 @@ DEFAULT_MAX_STEPS = 50_000
 def agent_name(seat: int) -> str:
     """The PettingZoo agent of ``seat``."""
     return f"player_{seat}"
-
-
-def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
-    """The observation space shared by the adapters: the tensor and the action mask."""
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(-np.inf, np.inf, shape=(encoder.size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
-        }
-    )
-
-
-def legal_mask(game: Game[Any], state: State, seat: int) -> NDArray[np.int8]:
-    """1 at each codec index legal for ``seat`` now (the codec's own mask, as int8)."""
-    return np.array(state.legal_mask(seat), dtype=np.int8)
-
-
-def decode_action(game: Game[Any], state: State, seat: int, action: object) -> Hashable:
-    """The game action of codec index ``action`` for ``seat``; ``ValueError`` naming it when it is not legal."""
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
-        raise ValueError(f"action {action!r} is not a codec index (an int in 0..{game.num_actions - 1})")
-    index = int(action)
-    if not 0 <= index < game.num_actions:
-        raise ValueError(f"action {index} is outside 0..{game.num_actions - 1} for {game.name}")
-    decoded = game.decode(index)
-    if decoded not in state.legal_actions(seat):
-        legal = ", ".join(str(game.encode(a)) for a in state.legal_actions(seat))
-        raise ValueError(f"action {index} ({decoded}) is not legal for seat {seat} now; legal: {legal}")
-    return decoded
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped class
@@ -243,7 +214,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if previous in self.infos:
             self.infos[previous] = {"action_mask": self._no_mask.copy()}
         self.agent_selection = agent_name(seat)
-        self._mask = legal_mask(self.game, self.state, seat)
+        self._mask = legal_mask(self.state, seat)
         self.infos[self.agent_selection] = {"action_mask": self._mask.copy()}
 
     def _finish(self) -> None:
