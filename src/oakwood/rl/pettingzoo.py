@@ -81,6 +81,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         }
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._no_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._actions = self.game.codec.actions
         self._np_random, _ = seeding.np_random(None)
         self.state: State = self.game.new_state(players, 0)
         self._queue: list[int] = []
@@ -131,7 +132,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             self._was_dead_step(action)
             return
         seat = self._seat_of[agent]
-        chosen = decode_action(self.game, self.state, seat, action)
+        if (
+            type(action) is not bool
+            and isinstance(action, int | np.integer)
+            and 0 <= action < len(self._mask)
+            and self._mask[action]
+        ):
+            chosen = self._actions[action]  # legal by the mask: the fast path of decode_action
+        else:
+            chosen = decode_action(self.game, self.state, seat, action)  # refuses it, naming it
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._steps += 1
