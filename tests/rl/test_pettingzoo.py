@@ -26,7 +26,7 @@ def test_pettingzoo_api_and_seed_tests_pass(game: str, players: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PettingZoo's advice for Box observations does not apply to Dict ones
         api_test(oz.env(game, players=players), num_cycles=400)
-        seed_test(lambda: oz.env(game, players=players), num_cycles=300)
+        seed_test(lambda: oz.env(game, players=players), num_cycles=200)
 
 
 def test_metadata_spaces_and_masks() -> None:
