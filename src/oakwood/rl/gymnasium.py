@@ -78,6 +78,35 @@ def legal_mask(state: State, seat: int) -> NDArray[np.int8]:
     return mask
 
 
+class MaskCache:
+    """Read-only action masks of legal-action tuples, found by the tuple's identity.
+
+    The games hand out memoised legal tuples (S'Quarrels shares them between states), so most steps find their
+    mask without building it. Each entry keeps its tuple alive, so no other object can take its ``id`` while the
+    entry exists; the cache is emptied when it reaches ``limit`` entries.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._masks: dict[int, tuple[tuple[Hashable, ...], NDArray[np.int8]]] = {}
+
+    def mask(self, state: State, seat: int) -> NDArray[np.int8]:
+        """The mask of ``seat``'s legal actions now (read-only: copy it before changing it)."""
+        legal = state.legal_actions(seat)
+        found = self._masks.get(id(legal))
+        if found is not None and found[0] is legal:
+            return found[1]
+        codec = state.game.codec
+        mask = np.zeros(len(codec.actions), dtype=np.int8)
+        index = codec.index
+        mask[[index[action] for action in legal]] = 1
+        mask.flags.writeable = False
+        if len(self._masks) >= self.limit:
+            self._masks.clear()
+        self._masks[id(legal)] = (legal, mask)
+        return mask
+
+
 def decode_action(game: Game[Any], state: State, seat: int, action: object) -> Hashable:
     """The game action of codec index ``action`` for ``seat``; ``ValueError`` naming it when it is not legal."""
     if isinstance(action, bool) or not isinstance(action, int | np.integer):

@@ -11,7 +11,7 @@ One agent per seat (``player_0`` …). The environment asks one agent at a time,
   seats no longer to act are skipped.
 
 Observations are a dict ``{"observation": float32 tensor, "action_mask": int8 mask}`` (the mask is all zeros for
-an agent that is not being asked; it is also in ``infos[agent]["action_mask"]``). Rewards are
+an agent that is not being asked; it is also in ``infos[agent]["action_mask"]``, there a read-only array). Rewards are
 ``state.returns()`` at the end, 0 before; every agent terminates at the end and is truncated after
 ``max_steps`` steps. An illegal action raises ``ValueError`` naming it.
 """
@@ -32,7 +32,7 @@ import oakwood
 from oakwood.engine import Decision, Game, State
 
 from .fallback import observation_encoder
-from .gymnasium import decode_action, legal_mask, observation_space
+from .gymnasium import MaskCache, decode_action, observation_space
 
 #: The version suffix of every environment name (``squarrels_v0``); bump it when observations or rules change.
 VERSION = 0
@@ -81,6 +81,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         }
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._no_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._no_mask.flags.writeable = False  # shared by every info of an agent not being asked
+        self._masks = MaskCache()
         self._actions = self.game.codec.actions
         self._np_random, _ = seeding.np_random(None)
         self.state: State = self.game.new_state(players, 0)
@@ -111,7 +113,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": self._no_mask.copy()} for a in self.agents}
+        self.infos = {a: {"action_mask": self._no_mask} for a in self.agents}
         self._steps = 0
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[0]
@@ -163,7 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             self._finish()
         elif self._steps >= self.max_steps:
             self.truncations = {a: True for a in self.agents}
-            self.infos[self.agent_selection] = {"action_mask": self._no_mask.copy()}
+            self.infos[self.agent_selection] = {"action_mask": self._no_mask}
             self._mask = self._no_mask
         self._accumulate_rewards()
 
@@ -221,10 +223,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         """Make ``seat`` the agent asked, with its mask in the observation and in ``infos``."""
         previous = self.agent_selection
         if previous in self.infos:
-            self.infos[previous] = {"action_mask": self._no_mask.copy()}
+            self.infos[previous] = {"action_mask": self._no_mask}
         self.agent_selection = agent_name(seat)
-        self._mask = legal_mask(self.state, seat)
-        self.infos[self.agent_selection] = {"action_mask": self._mask.copy()}
+        self._mask = self._masks.mask(self.state, seat)
+        self.infos[self.agent_selection] = {"action_mask": self._mask}
 
     def _finish(self) -> None:
         """The match is over: every agent terminates with its return."""
@@ -232,7 +234,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         for agent in self.agents:
             self.rewards[agent] = returns[self._seat_of[agent]]
             self.terminations[agent] = True
-        self.infos[self.agent_selection] = {"action_mask": self._no_mask.copy()}
+        self.infos[self.agent_selection] = {"action_mask": self._no_mask}
         self._mask = self._no_mask
 
 
