@@ -29,6 +29,23 @@ def test_pettingzoo_api_and_seed_tests_pass(game: str, players: int) -> None:
         seed_test(lambda: oz.env(game, players=players), num_cycles=200)
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("squarrels", 4, {"hoard_race": "random"}),  # the Hoard race as a commit
+        ("squarrels", 3, {"hoard_drawer_may_race": True}),
+        ("barrell", 3, {"mulligan_mode": "simultaneous", "heart_gift": "split_per_card"}),
+    ],
+)
+def test_pettingzoo_api_and_seed_tests_pass_with_commit_variants(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(oz.env(game, players=players, **options), num_cycles=300)
+        seed_test(lambda: oz.env(game, players=players, **options), num_cycles=100)
+
+
 def test_metadata_spaces_and_masks() -> None:
     env = oz.env("squarrels", players=3, render_mode="ansi")
     env.reset(seed=5)

@@ -69,15 +69,6 @@ def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
     )
 
 
-def legal_mask(state: State, seat: int) -> NDArray[np.int8]:
-    """1 at each codec index legal for ``seat`` now (all 0 when it is not to act)."""
-    codec = state.game.codec
-    mask = np.zeros(len(codec.actions), dtype=np.int8)
-    index = codec.index
-    mask[[index[action] for action in state.legal_actions(seat)]] = 1  # a fancy index: one C call, not a list
-    return mask
-
-
 class MaskCache:
     """Read-only action masks of legal-action tuples, found by the tuple's identity.
 
@@ -183,6 +174,7 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = LegalDiscrete(self.game.num_actions, self._current_mask)
         self.state: State = self.game.new_state(players, 0)
         self.agents: dict[int, Any] = {}
+        self._masks = MaskCache()
         self._tie_rng = Rng(0)
         self._world_rng = Rng(0)
         self._steps = 0
@@ -280,16 +272,16 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
 
     # ------------------------------------------------------------------ what the learner receives
     def _current_mask(self) -> NDArray[np.int8]:
-        return legal_mask(self.state, self.seat)
+        return self._masks.mask(self.state, self.seat)
 
     def _observation(self) -> Observation:
         return {
             "observation": self.encoder.encode(self.state.observe(self.seat)),
-            "action_mask": legal_mask(self.state, self.seat),
+            "action_mask": self._masks.mask(self.state, self.seat).copy(),  # fresh: Gymnasium's checker asks it
         }
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": legal_mask(self.state, self.seat)}
+        return {"action_mask": self._masks.mask(self.state, self.seat).copy()}
 
 
 def make_vector(game: str, n: int, **kwargs: Any) -> gymnasium.vector.SyncVectorEnv:
