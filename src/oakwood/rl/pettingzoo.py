@@ -22,7 +22,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
@@ -172,8 +172,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def render(self) -> str | None:
         """ANSI: the game's text of the selected agent's observation (the spectator's once the match is over)."""
         if self.render_mode is None:
-            from gymnasium import logger
-
             logger.warn("render() called without a render_mode; make the environment with render_mode='ansi'")
             return None
         seat = None if self.state.is_terminal() or not self.agents else self._seat_of[self.agent_selection]
