@@ -1,0 +1,196 @@
+"""Steps per second through the PettingZoo AEC environments, against the bare engine and PettingZoo's own
+``texas_holdem_v4`` in the same run.
+
+Every loop plays whole games with uniformly random legal actions (Python's ``random``, seeded):
+
+- **engine**: the bare public API (``to_act``, ``legal_actions``, ``apply``), event log off as in the adapter;
+- **engine + observe**: the same, plus ``observe(seat)`` of the seat that acted (what every AEC step must pay
+  to build its observation, whatever the encoder);
+- **AEC**: ``oakwood.rl.pettingzoo.env(game, players=…)`` (order-enforced, as users get it): ``agent_iter``,
+  ``last()``, a random index of the mask, ``step``; the environment is seeded at its first reset only;
+- **AEC raw**: the same loop over ``raw_env`` (no order-enforcing wrapper, whose attribute forwarding costs);
+- **texas_holdem_v4**: PettingZoo's classic environment (RLCard inside), through exactly the same loop.
+
+A step is one agent's action (dead-agent ``step(None)`` calls are not counted). Each figure is the median of
+``--repeats`` repeats; the ratios to texas_holdem pair each repeat with the texas_holdem repeat run just before
+it, so a slow phase of the machine hits both. Needs ``pettingzoo``, ``rlcard`` and ``pygame`` (texas_holdem's
+imports).
+
+    python benchmarks/rl_speed.py                        # every case, 5 repeats
+    python benchmarks/rl_speed.py --repeats 3 --steps 3000 --json rl_speed.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import oakwood
+from oakwood.rl import pettingzoo as oz
+
+#: (label, game, players)
+CASES: list[tuple[str, str, int]] = [
+    ("S'Quarrels 2p", "squarrels", 2),
+    ("S'Quarrels 4p", "squarrels", 4),
+    ("Barrell 2p", "barrell", 2),
+    ("Barrell 4p", "barrell", 4),
+    ("Nutty Squirrels 4p", "nutty", 4),
+    ("Nutty Squirrels solo", "nutty", 1),
+]
+
+
+def pin_to_one_core() -> None:
+    """Run on a single core so figures are per core (Linux only; elsewhere a no-op)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def timed(loop: Callable[[int], int], steps: int) -> float:
+    """Steps per second of ``loop(steps)`` (which returns the steps it played), the collector off."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        played = loop(steps)
+        return played / (time.perf_counter() - start)
+    finally:
+        gc.enable()
+
+
+def engine_loop(game_name: str, players: int, observe: bool) -> Callable[[int], int]:
+    """Whole random games through the bare engine until ``steps`` are played."""
+    game = oakwood.load(game_name)
+
+    def loop(steps: int) -> int:
+        rng = random.Random(0)
+        played = 0
+        seed = 0
+        while played < steps:
+            state = game.new_state(players, seed)
+            state.record_events = False
+            seed += 1
+            while not state.is_terminal():
+                seat = rng.choice(state.to_act())
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+                if observe:
+                    state.observe(seat)
+                played += 1
+        return played
+
+    return loop
+
+
+def aec_loop(make: Callable[[], Any]) -> Callable[[int], int]:
+    """Whole games through a PettingZoo AEC environment with random legal actions from the mask."""
+    env = make()
+
+    def loop(steps: int) -> int:
+        rng = random.Random(0)
+        played = 0
+        env.reset(seed=0)  # seeded once: later games continue its generator, as training loops do
+        while played < steps:
+            for _agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                played += 1
+            env.reset()
+        return played
+
+    return loop
+
+
+def texas_holdem() -> Any:
+    """PettingZoo's ``texas_holdem_v4`` AEC environment."""
+    from pettingzoo.classic import texas_holdem_v4
+
+    return texas_holdem_v4.env()
+
+
+def run(repeats: int, steps: int, cases: list[tuple[str, str, int]]) -> dict[str, Any]:
+    """Every figure of the table (medians) and the per-repeat ratios."""
+    texas = aec_loop(texas_holdem)
+    loops = {
+        label: {
+            "engine": engine_loop(game, players, observe=False),
+            "engine + observe": engine_loop(game, players, observe=True),
+            "AEC": aec_loop(lambda game=game, players=players: oz.env(game, players=players)),
+            "AEC raw": aec_loop(lambda game=game, players=players: oz.raw_env(game, players)),
+        }
+        for label, game, players in cases
+    }
+    for label in loops:  # warm-up: memo tables, imports, first-call costs
+        for loop in loops[label].values():
+            loop(200)
+    texas(200)
+    runs: dict[str, dict[str, list[float]]] = {label: {} for label in loops}
+    ratios: dict[str, list[float]] = {label: [] for label in loops}
+    texas_runs: list[float] = []
+    for _ in range(repeats):
+        for label, kinds in loops.items():
+            texas_speed = timed(texas, steps)
+            texas_runs.append(texas_speed)
+            for kind, loop in kinds.items():
+                runs[label].setdefault(kind, []).append(timed(loop, steps))
+            ratios[label].append(runs[label]["AEC"][-1] / texas_speed)
+    table = {
+        label: {kind: statistics.median(values) for kind, values in kinds.items()} for label, kinds in runs.items()
+    }
+    return {
+        "table": table,
+        "texas_holdem_v4": statistics.median(texas_runs),
+        "ratio_to_texas": {label: statistics.median(values) for label, values in ratios.items()},
+        "ratios": ratios,
+        "runs": runs,
+        "texas_runs": texas_runs,
+    }
+
+
+def print_table(result: dict[str, Any], repeats: int) -> None:
+    """The Markdown table of the medians."""
+    print(
+        "| case | engine steps/s | engine + observe | AEC steps/s | AEC raw | AEC / engine "
+        f"| AEC / texas_holdem_v4 (median of {repeats} pairs) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for label, figures in result["table"].items():
+        ratio = result["ratio_to_texas"][label]
+        print(
+            f"| {label} | {figures['engine']:,.0f} | {figures['engine + observe']:,.0f} | {figures['AEC']:,.0f} "
+            f"| {figures['AEC raw']:,.0f} | {figures['AEC'] / figures['engine']:.2f}× | **{ratio:.2f}×** |"
+        )
+    print(f"| texas_holdem_v4 (PettingZoo classic, AEC) | – | – | {result['texas_holdem_v4']:,.0f} | – | – | 1× |")
+
+
+def main() -> None:
+    """Parse the command line, run, print the table (and write JSON if asked)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=5000, help="steps per repeat (whole games, so a few more)")
+    parser.add_argument("--games", nargs="*", help="only these games (squarrels, barrell, nutty)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
+    args = parser.parse_args()
+    if not args.no_pin:
+        pin_to_one_core()
+    cases = [case for case in CASES if not args.games or case[1] in args.games]
+    result = run(args.repeats, args.steps, cases)
+    print_table(result, args.repeats)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(result, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()

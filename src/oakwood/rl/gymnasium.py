@@ -1,0 +1,303 @@
+"""Gymnasium single-agent environments: one seat of an Oakwood game against chosen opponent agents.
+
+Registered on import as ``oakwood/Squarrels-v0``, ``oakwood/Barrell-v0`` and ``oakwood/Nutty-v0`` (keywords
+``players``, ``opponents``, ``options``, ``seat``)::
+
+    import gymnasium, oakwood.rl.gymnasium
+    env = gymnasium.make("oakwood/Squarrels-v0", players=4, opponents="medium")
+
+Opponents are any bot name or difficulty level (``oakwood.agents.make_agent``), one name for every other seat
+or one per other seat in seat order; they act through ``PlayerView.for_agent`` exactly as in
+``arena/match.py``: every seat of a commit answers before any answer is applied, race answers land in order of
+reaction delay (ties in a seeded order), the learner's answer carrying the default delay.
+
+The observation is a dict ``{"observation": float32 tensor of observe(seat), "action_mask": int8 mask}`` (the
+mask is also ``info["action_mask"]``); the reward is the seat's return at the end, 0 before; an illegal action
+raises ``ValueError`` naming it. The action space is a :class:`LegalDiscrete`: its ``sample()`` without a mask
+draws a legal action of the current position.
+
+``illegal_action="lose"`` is for tools that play any action of the space without reading the mask (Gymnasium's
+own ``check_env`` steps, after a reset, an action it sampled before that reset): an illegal action then ends the
+episode at once with reward -1 and the refusal in ``info["illegal_action"]``. It is never remapped to a legal one.
+
+This module also holds what both adapters share: the observation space, the mask, and action decoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+import oakwood
+from oakwood.agents import make_agent
+from oakwood.arena.match import DEFAULT_RACE_DELAY
+from oakwood.arena.race import race_order
+from oakwood.engine import Decision, Game, Rng, State
+from oakwood.engine.agent import Choice, PlayerView, as_choice
+
+from .fallback import observation_encoder
+from .tensors import Encoder
+
+#: Registered environment ids and their games.
+ENVIRONMENTS = {"oakwood/Squarrels-v0": "squarrels", "oakwood/Barrell-v0": "barrell", "oakwood/Nutty-v0": "nutty"}
+
+#: The learner's decisions before an episode is truncated (far beyond any real game).
+DEFAULT_MAX_STEPS = 20_000
+
+#: What an illegal action does: raise ``ValueError`` (the default), or end the episode as a loss.
+ILLEGAL_ACTION_RULES = ("raise", "lose")
+
+#: Opponent moves in a row before the environment gives up (a rules bug, never a real game).
+MAX_OPPONENT_STEPS = 1_000_000
+
+Observation = dict[str, NDArray[Any]]
+
+
+# ---------------------------------------------------------------------- shared by both adapters
+def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
+    """The observation space of both adapters: the tensor and the action mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, shape=(encoder.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+        }
+    )
+
+
+class MaskCache:
+    """Read-only action masks of legal-action tuples, found by the tuple's identity.
+
+    The games hand out memoised legal tuples (S'Quarrels shares them between states), so most steps find their
+    mask without building it. Each entry keeps its tuple alive, so no other object can take its ``id`` while the
+    entry exists; the cache is emptied when it reaches ``limit`` entries.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._masks: dict[int, tuple[tuple[Hashable, ...], NDArray[np.int8]]] = {}
+
+    def mask(self, state: State, seat: int) -> NDArray[np.int8]:
+        """The mask of ``seat``'s legal actions now (read-only: copy it before changing it)."""
+        legal = state.legal_actions(seat)
+        found = self._masks.get(id(legal))
+        if found is not None and found[0] is legal:
+            return found[1]
+        codec = state.game.codec
+        mask = np.zeros(len(codec.actions), dtype=np.int8)
+        index = codec.index
+        mask[[index[action] for action in legal]] = 1
+        mask.flags.writeable = False
+        if len(self._masks) >= self.limit:
+            self._masks.clear()
+        self._masks[id(legal)] = (legal, mask)
+        return mask
+
+
+def decode_action(game: Game[Any], state: State, seat: int, action: object) -> Hashable:
+    """The game action of codec index ``action`` for ``seat``; ``ValueError`` naming it when it is not legal."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise ValueError(f"action {action!r} is not a codec index (an int in 0..{game.num_actions - 1})")
+    index = int(action)
+    if not 0 <= index < game.num_actions:
+        raise ValueError(f"action {index} is outside 0..{game.num_actions - 1} for {game.name}")
+    decoded = game.decode(index)
+    legal = state.legal_actions(seat)
+    if decoded not in legal:
+        codes = ", ".join(str(game.encode(a)) for a in legal)
+        raise ValueError(f"action {index} ({decoded}) is not legal for seat {seat} now; legal: {codes}")
+    return decoded
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(num_actions)`` whose ``sample()`` without a mask draws among the legal actions of the current
+    position (read through ``current_mask``), so generic tools that sample actions play legal ones."""
+
+    def __init__(self, n: int, current_mask: Callable[[], NDArray[np.int8]]) -> None:
+        super().__init__(n)
+        self._current_mask = current_mask
+
+    def sample(self, mask: NDArray[np.int8] | None = None, probability: NDArray[np.int8] | None = None) -> np.int64:
+        """A random action: among ``mask`` when given, else among the current legal actions."""
+        if mask is None and probability is None:
+            current = self._current_mask()
+            if current.any():
+                mask = current
+        return super().sample(mask=mask, probability=probability)
+
+
+# ---------------------------------------------------------------------- the environment
+class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
+    """One seat of an Oakwood game against opponent agents (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's class attribute)
+
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        opponents: str | Sequence[str] = "random",
+        options: dict[str, Any] | None = None,
+        seat: int = 0,
+        render_mode: str | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        illegal_action: str = "raise",
+    ) -> None:
+        if illegal_action not in ILLEGAL_ACTION_RULES:
+            raise ValueError(f"illegal_action {illegal_action!r}: choose from {ILLEGAL_ACTION_RULES}")
+        self.illegal_action = illegal_action
+        self.game: Game[Any] = oakwood.load(game, **(options or {}))
+        if not self.game.min_players <= players <= self.game.max_players:
+            raise ValueError(
+                f"{self.game.title} takes {self.game.min_players}–{self.game.max_players} players, not {players}"
+            )
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{len(names)} opponents for the {players - 1} other seats")
+        for name in names:
+            make_agent(self.game, name)  # refuse an unknown bot now, not at the first reset
+        self.players = players
+        self.seat = seat
+        self.opponent_names = names
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.encoder = observation_encoder(self.game, players)
+        self.observation_space = observation_space(self.encoder, self.game.num_actions)  # type: ignore[assignment]
+        self.action_space = LegalDiscrete(self.game.num_actions, self._current_mask)
+        self.state: State = self.game.new_state(players, 0)
+        self.agents: dict[int, Any] = {}
+        self._masks = MaskCache()
+        self._tie_rng = Rng(0)
+        self._world_rng = Rng(0)
+        self._steps = 0
+        self._forfeited = False
+
+    # ------------------------------------------------------------------ the Gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new match (the same one for the same ``seed``), played by the opponents up to the learner's turn."""
+        super().reset(seed=seed)
+        match_seed = int(self.np_random.integers(2**63))
+        self.state = self.game.new_state(self.players, match_seed)
+        self.state.record_events = False
+        others = [s for s in range(self.players) if s != self.seat]
+        self.agents = {
+            s: make_agent(self.game, name, seed=int(self.np_random.integers(2**63)))
+            for s, name in zip(others, self.opponent_names, strict=True)
+        }
+        self._tie_rng = Rng(match_seed ^ 0x5EED)  # as arena/match.py
+        self._world_rng = Rng(match_seed ^ 0x3A7D)
+        self._steps = 0
+        self._forfeited = False
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action`` (a codec index), then the opponents up to its next decision."""
+        state = self.state
+        if state.is_terminal() or self._forfeited:
+            raise ValueError(f"action {action!r}: the episode is over; call reset()")
+        try:
+            chosen = decode_action(self.game, state, self.seat, action)
+        except ValueError as refusal:
+            if self.illegal_action == "raise":
+                raise
+            self._forfeited = True
+            info = {"action_mask": np.zeros(self.game.num_actions, dtype=np.int8), "illegal_action": str(refusal)}
+            observation = self._observation()
+            observation["action_mask"] = np.zeros(self.game.num_actions, dtype=np.int8)
+            return observation, -1.0, True, False, info
+        self._steps += 1
+        seats = state.to_act()
+        if state.decision is Decision.TURN or len(seats) == 1:
+            state.apply(self.seat, chosen)
+        else:
+            self._answer_together(seats, Choice(chosen, DEFAULT_RACE_DELAY))
+        self._play_opponents()
+        terminated = state.is_terminal()
+        reward = state.returns()[self.seat] if terminated else 0.0
+        truncated = not terminated and self._steps >= self.max_steps
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """ANSI: the game's text of the learner's observation."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; make the environment with render_mode='ansi'")
+            return None
+        return self.game.render(self.state.observe(self.seat))
+
+    # ------------------------------------------------------------------ the opponents, as arena/match.py
+    def _play_opponents(self) -> None:
+        """Let the opponents act until the learner is to act or the match is over."""
+        state = self.state
+        for _ in range(MAX_OPPONENT_STEPS):
+            if state.is_terminal() or self.seat in state.to_act():
+                return
+            seats = state.to_act()
+            if state.decision is Decision.TURN or len(seats) == 1:
+                seat = seats[0]
+                agent = self.agents[seat]
+                answer = agent.act(PlayerView.for_agent(state, seat, agent, self._world_rng))
+                state.apply(seat, as_choice(answer, 0.0).action)
+            else:
+                self._answer_together(seats, None)
+        raise RuntimeError(f"the opponents made {MAX_OPPONENT_STEPS} moves in a row")
+
+    def _answer_together(self, seats: tuple[int, ...], learner: Choice | None) -> None:
+        """A commit or race: every listed seat answers before any answer lands, then they land in match order."""
+        state = self.state
+        decision = state.decision
+        views = [PlayerView.for_agent(state, s, self.agents[s], self._world_rng) for s in seats if s != self.seat]
+        answers = [as_choice(self.agents[view.seat].act(view), DEFAULT_RACE_DELAY) for view in views]
+        order_seats = [view.seat for view in views]
+        if learner is not None:
+            answers.append(learner)
+            order_seats.append(self.seat)
+        for i in race_order(answers, self._tie_rng):
+            seat = order_seats[i]
+            if state.is_terminal() or state.decision is not decision:
+                break  # the race was won: the remaining answers belonged to a decision that is over
+            if seat not in state.to_act():
+                continue
+            state.apply(seat, answers[i].action)
+
+    # ------------------------------------------------------------------ what the learner receives
+    def _current_mask(self) -> NDArray[np.int8]:
+        return self._masks.mask(self.state, self.seat)
+
+    def _observation(self) -> Observation:
+        return {
+            "observation": self.encoder.encode(self.state.observe(self.seat)),
+            "action_mask": self._masks.mask(self.state, self.seat).copy(),  # fresh: Gymnasium's checker asks it
+        }
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._masks.mask(self.state, self.seat).copy()}
+
+
+def make_vector(game: str, n: int, **kwargs: Any) -> gymnasium.vector.SyncVectorEnv:
+    """``n`` copies of the environment of ``game`` (same keywords as :class:`OakwoodEnv`) stepped together."""
+
+    def make() -> OakwoodEnv:
+        return OakwoodEnv(game, **kwargs)
+
+    return gymnasium.vector.SyncVectorEnv([make for _ in range(n)])
+
+
+def register() -> None:
+    """Register the three environments with Gymnasium (done on import; repeating it is harmless)."""
+    for env_id, game in ENVIRONMENTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:OakwoodEnv", kwargs={"game": game})
+
+
+register()
