@@ -311,8 +311,7 @@ class OakwoodState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
             return int(pyspiel.PlayerId.TERMINAL)
         if self._is_simultaneous():
             return int(pyspiel.PlayerId.SIMULTANEOUS)
-        waiting = [s for s in engine.to_act() if s not in self._position.answers]
-        return waiting[0]
+        return min(s for s in engine.to_act() if s not in self._position.answers)  # several: seat order
 
     def _legal_actions(self, player: int) -> list[int]:
         """The codec indices of ``player``'s legal actions, ascending (none for a seat that does not act)."""
