@@ -12,6 +12,17 @@ as unfinished (no share to either side).
 Reported per game: games played, the expert's win share (a shared win counts as a fraction) with its 95 %
 Wilson interval, the mean seconds per searched move of each side and OpenSpiel's mean simulations per move.
 
+Measured on 2026-12-01 (2 shared cores, ``nice``; 0.2 s a move, about 5 minutes a game):
+
+| game | games | unfinished | expert's share | 95 % Wilson | expert s/move | OpenSpiel s/move | OpenSpiel sims/move |
+|---|---|---|---|---|---|---|---|
+| barrell | 46 | 0 | 0.67 | [0.53, 0.79] | 0.20 | 0.20 | 91 |
+| nutty | 12 | 0 | 1.00 | [0.76, 1.00] | 0.20 | 0.21 | 13 |
+| squarrels | 8 | 0 | 1.00 | [0.68, 1.00] | 0.20 | 0.21 | 34 |
+
+OpenSpiel's bot rolls every simulation out at random to the end of the game through the Python game, so it runs
+few simulations in the long games; ours searches with the game's heuristic and short playouts.
+
     nice -n 10 python benchmarks/openspiel_match.py                       # all three, 0.2 s a move, 5 min each
     nice -n 10 python benchmarks/openspiel_match.py --games barrell --budget 60 --seconds 0.1
 """

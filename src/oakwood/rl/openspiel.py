@@ -260,8 +260,8 @@ class _Position:
         before = engine.to_act()
         if not engine.is_terminal() and seat in before:  # else a stale answer, skipped as the arena does
             engine.apply_index(seat, index)
-            expected = tuple(s for s in before if s != seat)
-            if engine.is_terminal() or engine.decision is not Decision.RACE or engine.to_act() != expected:
+            expected = set(before) - {seat}  # the race goes on with exactly the seats still to answer
+            if engine.is_terminal() or engine.decision is not Decision.RACE or set(engine.to_act()) != expected:
                 self.answers.clear()
         if len(self.answers) == 1:  # the last answer needs no chance node to say when it lands
             ((last, last_index),) = self.answers.items()
