@@ -65,8 +65,8 @@ from .tensors import Encoder, Layout, encoder_for
 GAMES = ("squarrels", "barrell", "nutty")
 #: The seeds the initial chance node chooses from, unless the ``num_seeds`` parameter says otherwise.
 DEFAULT_NUM_SEEDS = 1 << 12
-#: A bound on the nodes of one game (OpenSpiel's ``max_game_length``). Not a proven bound: about 10× the
-#: longest random game measured at six seats under the default options (S'Quarrels, about 2,000 actions).
+#: A bound on the nodes of one game (OpenSpiel's ``max_game_length``). Not a proven bound: about 15 times the
+#: longest random four-seat S'Quarrels match measured under the default options (about 1,300 actions).
 MAX_GAME_LENGTH = 20_000
 #: Chance outcomes are seeds at the root and seats while a race resolves.
 _MAX_SEATS = 6
