@@ -197,7 +197,7 @@ def test_an_interrupted_analysis_keeps_its_games_and_resumes(monkeypatch: pytest
     assert not (tmp_path / "cut" / "report.html").exists()
     resumed = invoke(*args, "--workers", "1", "--out", str(tmp_path / "resumed"))
     assert "5 of 12 games are already stored and reused." in resumed
-    whole = invoke(*args[:-2], "--workers", "1", "--db", str(tmp_path / "whole.db"), "--out", str(tmp_path / "whole"))
+    invoke(*args[:-2], "--workers", "1", "--db", str(tmp_path / "whole.db"), "--out", str(tmp_path / "whole"))
     assert figures(tmp_path / "resumed") == figures(tmp_path / "whole")
 
 
