@@ -23,9 +23,10 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 DPI = 96
 
 
-def _save(figure: Any, path: Path) -> str:
+def _save(figure: Any, path: Path, *, layout: bool = True) -> str:
     """Write the plot as a small PNG: a 64-colour palette (plots are flat colours) makes it a third the size."""
-    figure.tight_layout()
+    if layout:
+        figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, dpi=DPI, format="png")
     plt.close(figure)
@@ -172,15 +173,20 @@ def facts_plot(section: Json, agent: str, path: Path) -> str:
     return _save(figure, path)
 
 
-def variants_plot(comparison: Json, path: Path) -> str:
-    """One option's variants: the first player's share (or solo win rate) and the mean length, with intervals."""
+def variants_plot(comparison: Json, endings: dict[str, str], path: Path) -> str:
+    """One option's variants: the first player's share (or solo win rate), the mean length, with intervals, and
+    how the games ended (stacked shares of each ending seen)."""
     rows = comparison["rows"]
-    names = [_wrap(r["variant"], 22) for r in rows]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 0.9 + 0.5 * len(rows)))
+    names = [_wrap(r["variant"].partition("=")[2] or "base", 22) for r in rows]
+    seen = [key for key in endings if any(r["endings"][key]["successes"] for r in rows)]
+    legend_lines = sum(_wrap(endings[k], 60).count("\n") + 1 for k in seen)
+    figure, (left, middle, right) = plt.subplots(
+        1, 3, figsize=(10, 1.6 + 0.45 * len(rows) + 0.16 * legend_lines), gridspec_kw={"width_ratios": [1, 1, 1.2]}
+    )
     key = "win_rate" if comparison["players"] == 1 else "first"
     for ax, measure, title in (
         (left, key, "solo win rate" if key == "win_rate" else "first player's win share"),
-        (right, "length", "mean length (actions)"),
+        (middle, "length", "mean length (actions)"),
     ):
         picked = [r[measure] for r in rows]
         colours = [PALETTE[0] if i == 0 else PALETTE[1] for i in range(len(rows))]
@@ -198,10 +204,24 @@ def variants_plot(comparison: Json, path: Path) -> str:
     if key == "first":
         left.axvline(1 / comparison["players"], color="#555555", linestyle="--", linewidth=1)
     left.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    middle.set_yticks([])
+    starts = [0.0] * len(rows)
+    for k, ending in enumerate(seen):
+        shares = [r["endings"][ending]["value"] for r in rows]
+        right.barh(
+            range(len(rows)), shares, left=starts, color=PALETTE[k % len(PALETTE)], label=_wrap(endings[ending], 60)
+        )
+        starts = [a + b for a, b in zip(starts, shares, strict=True)]
     right.set_yticks([])
+    right.invert_yaxis()
+    right.set_xlim(0, 1)
+    right.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    right.set_title("how the games ended", fontsize=9)
+    figure.legend(fontsize=7, loc="lower center", ncol=1, frameon=False, handles=right.get_legend_handles_labels()[0])
     table = "solo" if comparison["players"] == 1 else f"{comparison['players']} players"
     figure.suptitle(f"{comparison['option']} · {table} · {comparison['agent']} (95 % intervals)", fontsize=10)
-    return _save(figure, path)
+    figure.tight_layout(rect=(0, 0.04 + 0.035 * legend_lines, 1, 1))
+    return _save(figure, path, layout=False)
 
 
 def overview_plot(tree: Json, path: Path) -> str:
@@ -290,7 +310,11 @@ def draw_all(tree: Json, out: Path) -> dict[str, list[str]]:
                 names.append(facts_plot(section, agent, out / f"facts-{p}p-{agent}.png"))
         for comparison in section["variants"]:
             names.append(
-                variants_plot(comparison, out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png")
+                variants_plot(
+                    comparison,
+                    labels["endings"],
+                    out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png",
+                )
             )
         drawn[f"{p}"] = names
     return drawn
