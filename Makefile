@@ -16,10 +16,11 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[web,analysis]"
 	touch $(RUN_STAMP)
 
-# The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy) and
+# The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy), the RL
+# adapters (Gymnasium, PettingZoo, OpenSpiel) and
 # the browser-test tools (optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis,rl,openspiel]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
 ## Install what playing and analysing need, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.

@@ -40,7 +40,7 @@ from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, Rng, State
 from oakwood.engine.agent import Choice, PlayerView, as_choice
 
-from .fallback import observation_encoder
+from .common import observation_encoder
 from .tensors import Encoder
 
 #: Registered environment ids and their games.

@@ -35,9 +35,9 @@ Observations and information states come from ``observe(seat)`` and nothing else
 the observation as canonical JSON, the information-state string is every event the seat has seen
 (``events_seen_by(seat)``), one JSON line each, then its observation (and, in the turn-based form, its own race
 answer still held back). The observation tensor is the game's encoder (``oakwood.rl.tensors.encoder_for``) when it
-has one, else :class:`CommonKeysEncoder` over the observation's common keys. There is no information-state tensor:
-the observation carries what a seat has learnt (the engine's perfect-recall knowledge), but not the order of
-events, and a tensor claiming to be the information state would be wrong.
+has one, else :class:`~oakwood.rl.common.CommonEncoder` over the observation's common keys. There is no
+information-state tensor: the observation carries what a seat has learnt (the engine's perfect-recall
+knowledge), but not the order of events, and a tensor claiming to be the information state would be wrong.
 
 :class:`Resampler` turns ``determinize`` into the resampler OpenSpiel's ISMCTS bot takes (``set_resampler``), and
 :func:`ismcts_bot` builds that bot, optionally with a time budget per move.
@@ -53,13 +53,12 @@ from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # pyspiel ships no type information
-from numpy.typing import NDArray
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 import oakwood
-from oakwood.engine import Decision, Game, State
+from oakwood.engine import Decision, State
 
-from .tensors import Encoder, Layout, encoder_for
+from .common import CommonEncoder, observation_encoder
 
 #: The Oakwood games this module registers with OpenSpiel.
 GAMES = ("squarrels", "barrell", "nutty")
@@ -118,47 +117,6 @@ def game_type(game_name: str, *, turn_based: bool = False) -> pyspiel.GameType:
     )
 
 
-# ====================================================================== observation tensors
-class CommonKeysEncoder(Encoder):
-    """A small encoding of the keys every observation has, for a game whose own encoder does not exist yet."""
-
-    def __init__(self, game: Game[Any], players: int) -> None:
-        layout = Layout()
-        layout.add("seat", players, "one-hot: the observing seat (all 0 for a spectator)")
-        layout.add("decision", len(_DECISIONS), "one-hot: turn, commit, race, none")
-        layout.add("to_act", players, "1 for each seat to act")
-        layout.add("scores", players, "points per seat (running totals)")
-        layout.add("terminal", 1, "1 when the game is over")
-        layout.add("winners", players, "1 for each winning seat (all 0 until the end)")
-        super().__init__(game, players, layout)
-        self._offsets = {f.name: f.offset for f in layout.fields}
-
-    def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
-        """Write the common keys of ``observation`` into ``out``."""
-        at = self._offsets
-        seat = observation.get("seat")
-        if seat is not None:
-            out[at["seat"] + seat] = 1.0
-        out[at["decision"] + _DECISIONS.index(Decision(observation["decision"]))] = 1.0
-        for acting in observation["to_act"]:
-            out[at["to_act"] + acting] = 1.0
-        for i, score in enumerate(observation["scores"]):
-            out[at["scores"] + i] = float(score)
-        out[at["terminal"]] = 1.0 if observation["terminal"] else 0.0
-        for winner in observation["winners"]:
-            out[at["winners"] + winner] = 1.0
-
-
-def observation_encoder(game: Game[Any], players: int) -> Encoder:
-    """The game's own encoder (``encoder_for``) if it has one, else :class:`CommonKeysEncoder`."""
-    try:
-        return encoder_for(game, players)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"oakwood.rl.encoders.{game.name}":
-            raise
-        return CommonKeysEncoder(game, players)
-
-
 def _canonical(data: Any) -> str:
     """One line of canonical JSON (sorted keys, no spaces): equal data, equal text."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -186,7 +144,7 @@ class OakwoodGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
             raise ValueError("num_seeds must be positive when no seed is given")
         self.turn_based = bool(values["turn_based"])
         self.encoder = observation_encoder(self.oakwood, self.players)
-        self.public_encoder = CommonKeysEncoder(self.oakwood, self.players)
+        self.public_encoder = CommonEncoder(self.oakwood, self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.oakwood.num_actions,
             max_chance_outcomes=max(self.num_seeds if self.seed < 0 else 1, _MAX_SEATS),

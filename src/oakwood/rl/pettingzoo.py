@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 import oakwood
 from oakwood.engine import Decision, Game, State
 
-from .fallback import observation_encoder
+from .common import observation_encoder
 from .gymnasium import MaskCache, decode_action, observation_space
 
 #: The version suffix of every environment name (``squarrels_v0``); bump it when observations or rules change.

@@ -1,10 +1,10 @@
-"""A generic observation encoder built on the common observation keys only, and the encoder the adapters use.
+"""The encoder every adapter uses, and a generic one built on the common observation keys only.
 
 Every game's observation carries the common keys of ARCHITECTURE "Observations" (``seat``, ``players``,
 ``decision``, ``to_act``, ``phase``, ``scores``, ``terminal``, ``winners``). :class:`CommonEncoder` encodes those
-and nothing else, so it can hold nothing hidden from the seat; it is what the adapters fall back on for a game
-whose own encoder (``oakwood.rl.encoders.<game>``) does not exist yet. :func:`observation_encoder` prefers the
-game's encoder.
+and nothing else, so it can hold nothing hidden from the seat: it is OpenSpiel's public-observation tensor, and
+the tensor of a game that has no encoder of its own (``oakwood.rl.encoders.<game>``), such as a newly registered
+game. :func:`observation_encoder` prefers the game's encoder.
 """
 
 from __future__ import annotations
