@@ -32,12 +32,12 @@ run: $(RUN_STAMP)
 ## The store tests also run against PostgreSQL: OAKWOOD_TEST_POSTGRES_URL, else a throwaway server of
 ## their own from Debian's binaries (apt-get install -y postgresql); .ci/run starts one itself.
 test: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks
 
 typecheck: $(DEV_STAMP)
