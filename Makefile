@@ -17,8 +17,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $(RUN_STAMP)
 
 # The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy), the RL
-# adapters (Gymnasium, PettingZoo, OpenSpiel) and
-# the browser-test tools (optional for playing).
+# adapters (Gymnasium, PettingZoo, OpenSpiel) and the browser-test tools (optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis,rl,openspiel]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
