@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,13 +17,17 @@ from oakwood.engine import Game
 from oakwood.store import Store, StoreError
 
 from . import values
-from .arena_command import _backend_choice, _connect
+from .arena_command import backend_choice, connect_backend
 from .common import find_game_class, load_game, parse_agents, parse_option_pairs
 from .errors import EXIT_FAILURE, EXIT_INTERRUPTED, CliInputError, friendly_errors, print_error
 from .files import check_writable, read_value_file
 from .flags import DbOpt, OptionOpt, WorkersOpt
 from .messages import quote, shorten
 from .storing import open_database, progress_bar
+
+if TYPE_CHECKING:  # the workbench (matplotlib, scipy) is imported only when a report is made
+    from oakwood.analysis.features import FeatureExtractor
+    from oakwood.analysis.plan import Plan
 
 #: Games per cell when ``--games`` is not given.
 DEFAULT_GAMES = 2000
@@ -98,7 +102,7 @@ def analyze(
             if workers is None
             else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
         )
-        where = _backend_choice(backend, scheduler, workers)
+        where = backend_choice(backend, scheduler, workers)
         sizes = _table_sizes(loaded, players)
         names = parse_agents(loaded, agents)
         for name in names:
@@ -112,7 +116,7 @@ def analyze(
         store = open_database(db)
     with contextlib.closing(store):
         with friendly_errors():
-            runner = _connect(where, scheduler, processes)
+            runner = connect_backend(where, scheduler, processes)
         code = _run(out, store, plan, runner, processes, extractor, target, notes_text)
     if code:
         raise typer.Exit(code)
@@ -157,7 +161,7 @@ def _plan(
     seed: int,
     base: list[str],
     varies: list[str],
-) -> Any:
+) -> Plan:
     from oakwood.analysis.plan import BASE, Plan, Variant
 
     cls = type(game)
@@ -205,7 +209,7 @@ def _plan(
     )
 
 
-def _extractor(game: Game[Any]) -> Any:
+def _extractor(game: Game[Any]) -> FeatureExtractor:
     try:
         import matplotlib  # noqa: F401  (the report's plots)
         import scipy  # noqa: F401  (its tests)
@@ -224,10 +228,10 @@ def _extractor(game: Game[Any]) -> Any:
 def _run(
     out: Console,
     store: Store,
-    plan: Any,
+    plan: Plan,
     runner: Backend,
     workers: int | None,
-    extractor: Any,
+    extractor: FeatureExtractor,
     target: Path,
     notes: str,
 ) -> int:

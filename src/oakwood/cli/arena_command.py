@@ -70,7 +70,7 @@ def arena(
             if workers is None
             else values.whole_number("--workers", workers, minimum=1, maximum=values.max_workers())
         )
-        where = _backend_choice(backend, scheduler, workers)
+        where = backend_choice(backend, scheduler, workers)
         resume_id = None if resume is None else values.whole_number("--resume", resume, minimum=1)
         if resume_id is None and game is None:
             raise CliInputError("name a game and its agents (oakwood arena GAME --agents a,b), or --resume ID")
@@ -79,13 +79,14 @@ def arena(
     with contextlib.closing(store):
         with friendly_errors():
             tournament = _tournament(store, resume_id, requested)
-            runner = _connect(where, scheduler, processes)
+            runner = connect_backend(where, scheduler, processes)
         code = _run(out, store, tournament, runner)
     if code:
         raise typer.Exit(code)
 
 
-def _backend_choice(backend: str, scheduler: str | None, workers: str | None) -> str:
+def backend_choice(backend: str, scheduler: str | None, workers: str | None) -> str:
+    """``--backend`` checked against ``--scheduler`` and ``--workers`` (shared by arena and analyze)."""
     name = backend.strip().lower()
     if name not in BACKENDS:
         raise CliInputError(f"--backend {quote(backend)}: choose local or dask")
@@ -170,7 +171,8 @@ def _check_agrees(tournament: Tournament, requested: dict[str, Any]) -> None:
             raise CliInputError(f"--resume {tournament.id}: that tournament was started with {flag} {shown}")
 
 
-def _connect(where: str, scheduler: str | None, processes: int | None) -> Backend:
+def connect_backend(where: str, scheduler: str | None, processes: int | None) -> Backend:
+    """Local processes, or a connection to the dask scheduler (a refusal is one line)."""
     if where == "local":
         return LocalBackend(processes)
     from oakwood.arena.dask_backend import DaskBackend, DaskUnavailable
