@@ -11,6 +11,7 @@ Encoder``; the layout may depend on the player count and the options, never on t
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +59,7 @@ class Layout:
         raise KeyError(name)
 
 
-class Encoder:
+class Encoder(ABC):
     """A game's observation encoding at one table size: ``layout`` documents it, :meth:`encode` fills it.
 
     Subclasses implement :meth:`fill`, writing into a zeroed float32 vector through the layout's fields.
@@ -80,9 +81,9 @@ class Encoder:
         self.fill(observation, out)
         return out
 
+    @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
         """Write ``observation`` into the zeroed ``out``."""
-        raise NotImplementedError
 
     def describe(self) -> str:
         """The layout as a Markdown table (field, offset, size, meaning) for the docs."""
