@@ -19,10 +19,7 @@ from numpy.typing import NDArray
 
 from oakwood.engine import Game
 
-from .tensors import Encoder, Layout, encoder_for
-
-#: The decisions of ``observation["decision"]``, in the order of the one-hot field.
-DECISIONS = ("turn", "commit", "race", "none")
+from .tensors import DECISIONS, Encoder, Layout, encoder_for
 
 #: Buckets of the hashed phase name: phase names are game specific, so the generic encoder cannot list them.
 PHASE_BUCKETS = 16

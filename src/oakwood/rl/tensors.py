@@ -21,6 +21,21 @@ from numpy.typing import NDArray
 
 from oakwood.engine import Game, State
 
+#: Every decision of the engine, in the order of the decision one-hots.
+DECISIONS = ("turn", "commit", "race", "none")
+
+
+def seat_blocks(players: int, size: int | None = None) -> str:
+    """How a per-seat field reads, for its documented meaning (one number per seat, or ``size`` per seat)."""
+    each = "" if size is None else f" of {size}"
+    return f"{players} seat blocks{each}, observer first then clockwise"
+
+
+def relative_seats(seat: int | None, players: int) -> list[int]:
+    """Each seat's block: the observer (seat 0 for a spectator) first, the others clockwise after it."""
+    me = 0 if seat is None else seat
+    return [(s - me) % players for s in range(players)]
+
 
 @dataclass(frozen=True)
 class TensorField:

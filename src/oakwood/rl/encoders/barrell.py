@@ -28,10 +28,9 @@ from oakwood.games.barrell.phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from oakwood.rl.tensors import Encoder, Layout
+from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
 
 PHASES = (MULLIGAN_PHASE, PLAY_PHASE, SWAP_PHASE, JOKERS, HEARTS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER)
-DECISIONS = ("turn", "commit", "race", "none")
 CARDS_TEXT = "54 cards in id order (A–K of clubs, diamonds, hearts, spades; red, black Joker)"
 WINS_TO_WIN = 2  # the first player to win 2 battles wins (rules "Barrell")
 BATTLE_SCALE = 10  # battles are counted in tens
@@ -55,10 +54,10 @@ class BarrellEncoder(Encoder):
         self.covered_slots = options.jod_scope == "cards_on_table_only"
         self.drawn_limit = float(options.max_consecutive_drawn_battles)
         layout = Layout()
-        per = f"{n} seat blocks, observer first then clockwise"
+        per = seat_blocks(n)
 
         def blocks(k: int) -> str:
-            return f"{n} seat blocks of {k}, observer first then clockwise"
+            return seat_blocks(n, k)
 
         # -- the position as a whole
         layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
@@ -156,7 +155,7 @@ class BarrellEncoder(Encoder):
         obs = observation
         seat = obs["seat"]
         me = 0 if seat is None else seat
-        rel = [(s - me) % n for s in range(n)]  # seat -> block index
+        rel = relative_seats(me, n)  # seat -> block index
         seen = [False] * DECK_SIZE
 
         def cards(name: str, names: list[str], block: int = 0) -> None:

@@ -44,7 +44,7 @@ from oakwood.games.nutty.cards import (
     SOLO_KEEP_WITH_EVENTS,
     TREE_SIZE,
 )
-from oakwood.rl.tensors import Encoder, Layout
+from oakwood.rl.tensors import Encoder, Layout, relative_seats
 
 #: Points that win (NS-15, NS-17 d): the scale of every store of acorns.
 WIN_POINTS = 20
@@ -158,7 +158,7 @@ class NuttyEncoder(Encoder):
         n = self.players
         o = self.off
         me = observation.get("seat") or 0
-        rel = [(s - me) % n for s in range(n)]
+        rel = relative_seats(me, n)
         kinds = len(KINDS)
         seen = [0] * kinds
         face_down = 0

@@ -18,9 +18,8 @@ from numpy.typing import NDArray
 from oakwood.engine import Game
 from oakwood.games.squarrels.cards import COUNTS, GOLDEN, HAND_KINDS, HAND_LIMIT, NAME_TO_CARD, NUMBERS, SET_SIZE
 from oakwood.games.squarrels.state import PHASES
-from oakwood.rl.tensors import Encoder, Layout
+from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
 
-DECISIONS = ("turn", "commit", "race", "none")
 #: The cards Discard can show (the played Golden and the Action cards), in this order.
 DISCARD_KINDS = ("golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
 KINDS_TEXT = "Rotten, 1, 2, 3, 4, 5, Golden"
@@ -46,10 +45,10 @@ class SQuarrelsEncoder(Encoder):
         target = game.options.target_score
         self.score_scale = 50.0 if game.options.single_round else float(target)
         layout = Layout()
-        per = f"{n} seat blocks, observer first then clockwise"
+        per = seat_blocks(n)
 
         def blocks(k: int) -> str:
-            return f"{n} seat blocks of {k}, observer first then clockwise"
+            return seat_blocks(n, k)
 
         # -- the position as a whole
         layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
@@ -139,7 +138,7 @@ class SQuarrelsEncoder(Encoder):
         scale = self.score_scale
         seat = obs["seat"]
         me = 0 if seat is None else seat
-        rel = [(s - me) % n for s in range(n)]  # seat -> block index
+        rel = relative_seats(me, n)  # seat -> block index
 
         out[at["phase"] + PHASES.index(obs["phase"])] = 1
         out[at["decision"] + DECISIONS.index(obs["decision"])] = 1
