@@ -5,7 +5,7 @@ analysis resumes; a dask cluster gives the local figures; bad input is one line.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +14,11 @@ from distributed import LocalCluster
 from typer.testing import CliRunner
 
 from oakwood.analysis.features import extractor_for
-from oakwood.arena.backend import Deliver
-from oakwood.arena.local import LocalBackend
-from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import GameRecord, wilson_interval
+from oakwood.arena.stats import wilson_interval
 from oakwood.cli.main import app
 from oakwood.engine import load
 from oakwood.store import open_store
+from tests.interrupting import interrupting_backend
 
 runner = CliRunner()
 GAMES = 16
@@ -170,28 +168,10 @@ def test_a_larger_analysis_plays_only_the_games_not_stored(tmp_path: Path) -> No
     assert figures(tmp_path / "large")["sections"][0]["agents"]["heuristic"]["games"] == 10
 
 
-class InterruptingBackend:
-    """The local backend, with Ctrl-C pressed after five games."""
-
-    def __init__(self, workers: int | None = None) -> None:
-        self.inner = LocalBackend(1)
-
-    def run(self, spec: SimulationSpec, indices: Sequence[int], deliver: Deliver) -> None:
-        played: list[GameRecord] = []
-
-        def then_interrupt(records: list[GameRecord]) -> None:
-            deliver(records)
-            played.extend(records)
-            if len(played) >= 5:
-                raise KeyboardInterrupt
-
-        self.inner.run(spec, indices, then_interrupt)
-
-
 def test_an_interrupted_analysis_keeps_its_games_and_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     args = ["analyze", "barrell", "--players", "2", "--games", "12", "--db", str(tmp_path / "cut.db")]
     with monkeypatch.context() as patch:
-        patch.setattr("oakwood.cli.arena_command.LocalBackend", InterruptingBackend)
+        patch.setattr("oakwood.cli.arena_command.LocalBackend", interrupting_backend(5))
         cut = invoke(*args, "--out", str(tmp_path / "cut"), code=130)
     assert "Interrupted: every finished game is stored; run the same command again" in cut
     assert not (tmp_path / "cut" / "report.html").exists()

@@ -3,7 +3,7 @@ test's own: ``OAKWOOD_DB`` points every command at it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,14 +11,11 @@ from distributed import LocalCluster
 from typer.testing import CliRunner
 
 from oakwood.agents import agent_names
-from oakwood.arena.backend import Deliver
-from oakwood.arena.local import LocalBackend
-from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import GameRecord
 from oakwood.cli.main import app
 from oakwood.engine import load
 from oakwood.store import Store, StoredGame, open_store
 from tests.cli.toygame import TOY_NAME
+from tests.interrupting import interrupting_backend
 
 runner = CliRunner()
 ANY_GAME = "1\na\n" * 200  # finishes any toy game (see test_play_toy)
@@ -170,29 +167,11 @@ def test_resuming_with_other_settings_is_refused() -> None:
     assert "that tournament was started with --agents heuristic,random" in out
 
 
-class InterruptingBackend:
-    """The local backend, with Ctrl-C pressed after three games."""
-
-    def __init__(self, workers: int | None = None) -> None:
-        self.inner = LocalBackend(1)
-
-    def run(self, spec: SimulationSpec, indices: Sequence[int], deliver: Deliver) -> None:
-        played: list[GameRecord] = []
-
-        def then_interrupt(records: list[GameRecord]) -> None:
-            deliver(records)
-            played.extend(records)
-            if len(played) >= 3:
-                raise KeyboardInterrupt
-
-        self.inner.run(spec, indices, then_interrupt)
-
-
 def test_an_interrupted_arena_stores_what_finished_and_the_rerun_plays_the_rest(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr("oakwood.cli.arena_command.LocalBackend", InterruptingBackend)
+        patch.setattr("oakwood.cli.arena_command.LocalBackend", interrupting_backend(3))
         cut = invoke(*ARENA, code=130)
     assert "3 of 12 games (partial)" in cut
     assert "Interrupted: 3 of 12 games are stored; run the same command again, or oakwood arena --resume 1" in cut
