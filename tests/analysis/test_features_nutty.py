@@ -13,23 +13,12 @@ import pytest
 import oakwood
 from oakwood.agents import make_agent
 from oakwood.analysis.features.base import GameFeatures
-from oakwood.analysis.features.nutty import EXTRACTOR
+from oakwood.analysis.features.nutty import EXTRACTOR, POWER_FACT
 from oakwood.arena.match import play_match
 from oakwood.engine import State
 from tests.games.nutty.helpers import board, load, play, position
 
 DECKS = Path(__file__).resolve().parents[2] / "docs" / "reports" / "nutty-decks"
-HELD = {
-    "SW": "held_swinging_squirrel",
-    "FL": "held_flying_squirrel",
-    "BP": "held_backpack",
-    "LA": "held_lasso",
-    "ST": "held_sticky_fingers",
-    "SR": "held_sugar_rush",
-    "SP": "held_spittoon",
-    "DO": "held_doppelganger",
-    "OW": "held_owl",
-}
 
 # Padding limbs (face down), leaving three 1s, one 2 and every event and power for the scenarios.
 PAD = ["~1,~1,~1,~1,~1", "~2,~2,~2,~2,~2", "~3,~3,~3,~3,~3", "~G,~G,~G,~G,~G", "~0,~0,~0,~2,~2"]
@@ -249,7 +238,7 @@ def test_seeded_games_agree_with_the_observations(players: int, seed: int) -> No
     state = seeded(players, seed)
     f = features(state)
     seen = _observed(state)
-    for code, key in HELD.items():
+    for code, key in POWER_FACT.items():  # the naming table; the facts come from the observations
         assert f.seat_facts[key] == [1.0 if code in seen["held"][s] else 0.0 for s in range(players)], key
     assert f.seat_facts["first_player"] == [1.0 if s == seen["first"] else 0.0 for s in range(players)]
     if players == 1:
