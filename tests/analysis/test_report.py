@@ -13,7 +13,7 @@ import pytest
 from distributed import LocalCluster
 from typer.testing import CliRunner
 
-from oakwood.analysis.features import extractor_for
+from oakwood.analysis.features import extractor_for, extractor_key
 from oakwood.arena.stats import wilson_interval
 from oakwood.cli.main import app
 from oakwood.engine import load
@@ -247,3 +247,30 @@ def test_the_designers_notes_appear_under_the_findings_as_text(tmp_path: Path) -
     assert figures(tmp_path / "r")["notes"].startswith("Keep the proposed deck.")
     missing = invoke(*args[:-1], str(tmp_path / "nothing.txt"), "--out", str(tmp_path / "r"), code=2)
     assert "there is no file" in missing and len(missing.strip().splitlines()) == 1
+
+
+def test_ctrl_c_while_measuring_keeps_what_was_measured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import oakwood.analysis.measure as measure
+
+    measured_chunks = []
+    real = measure._measure_chunk
+
+    def then_interrupt(*args: Any) -> Any:
+        if measured_chunks:
+            raise KeyboardInterrupt
+        measured_chunks.append(real(*args))
+        return measured_chunks[-1]
+
+    args = ["analyze", "barrell", "--players", "2", "--games", "120", "--workers", "1", "--db", str(tmp_path / "m.db")]
+    with monkeypatch.context() as patch:
+        patch.setattr(measure, "_measure_chunk", then_interrupt)
+        cut = invoke(*args, "--out", str(tmp_path / "cut"), code=130)
+    assert "Interrupted while measuring: what was measured is stored; run the same command again." in cut
+    with open_store(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        ids = [g.id for g in store.list_games(limit=200)]
+        assert (
+            len(store.game_features(ids, extractor_key(extractor_for("barrell")))) == measure.CHUNK
+        )  # the first chunk landed
+    again = invoke(*args, "--out", str(tmp_path / "again"))
+    assert "120 of 120 games are already stored and reused." in again
+    assert (tmp_path / "again" / "report.html").exists()
