@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from oakwood.engine import Game, load
+from oakwood.engine import Game, State, load
 from oakwood.store import PlayedGame, Store
 
 from .features import GameFeatures, extractor_for, extractor_key
@@ -35,20 +35,21 @@ class MeasuredGame:
     features: GameFeatures
 
 
-def measure_one(game: Game[Any], players: int, played: PlayedGame) -> GameFeatures:
-    """Replay one stored game of ``game`` (loaded with its options) with its events and extract its features."""
+def replayed(game: Game[Any], players: int, played: PlayedGame) -> State:
+    """One stored game of ``game`` (loaded with its options) replayed to its end, with its events."""
     state = game.new_state(players, played.seed)  # as Replay.play does, without loading the game again
     decode = game.decode
     for seat, index in played.actions:
         state.apply(seat, decode(index))
-    return extractor_for(game.name).extract(game, state)
+    return state
 
 
 def _measure_chunk(
     game: str, options: dict[str, Any], players: int, chunk: Sequence[PlayedGame]
 ) -> dict[int, dict[str, Any]]:
     loaded = load(game, **options)
-    return {played.id: measure_one(loaded, players, played).to_json() for played in chunk}
+    extractor = extractor_for(game)
+    return {played.id: extractor.extract(loaded, replayed(loaded, players, played)).to_json() for played in chunk}
 
 
 def _ignore_interrupts() -> None:
