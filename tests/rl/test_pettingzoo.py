@@ -66,6 +66,32 @@ def test_metadata_spaces_and_masks() -> None:
     assert oz.raw_env("barrell", 4).metadata["name"] == "barrell_v0"
 
 
+def test_the_environment_is_order_enforced_as_pettingzoo_enforces_it() -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = oz.env("barrell", players=2)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    with pytest.raises(AssertionError, match="reset"):
+        env.last()
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    assert env.agent_selection == raw.agent_selection and env.agents == raw.agents and env.num_agents == 2
+    assert env.infos is raw.infos and env.terminations is raw.terminations and env.rewards is raw.rewards
+    observation, reward, terminated, truncated, info = env.last()
+    assert (observation["action_mask"] == info["action_mask"]).all() and observation["action_mask"].any()
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert env.last(observe=False)[0] is None
+    iterator = iter(env.agent_iter())
+    next(iterator)
+    with pytest.raises(AssertionError, match="step"):
+        next(iterator)  # two agents without a step between them
+
+
 def test_an_illegal_action_is_refused_by_name() -> None:
     env = oz.env("squarrels", players=2)
     env.reset(seed=1)

@@ -7,10 +7,13 @@ Hidden: the Hoard Pile (except the cards a seat put there itself), Deck order, Q
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from oakwood.engine import Decision
 
 from . import knowledge
-from .cards import ALL_KINDS, NAMES
+from .cards import COUNTS, HAND_KINDS, NAMES
 from .state import QUARREL, RACE
 
 if TYPE_CHECKING:
@@ -22,8 +25,21 @@ def card_names(cards: list[int]) -> list[str]:
     return [NAMES[c] for c in sorted(cards)]
 
 
-def _known_cards(vector: tuple[int, ...]) -> list[str]:
-    return [NAMES[c] for c in range(len(vector)) for _ in range(vector[c])]
+#: ``_NAME_RUNS[card][k]``: ``k`` copies of the card's name, for lists built from per-kind counts.
+_NAME_RUNS: Final = tuple(tuple((NAMES[card],) * k for k in range(max(COUNTS) + 1)) for card in range(HAND_KINDS))
+
+#: The text of each decision (``str()`` of the enum, looked up rather than converted on every observation).
+_DECISION_TEXT: Final = {decision: decision.value for decision in Decision}
+
+
+def names_of_counts(counts: Sequence[int]) -> list[str]:
+    """Card names in rank order from counts per hand kind (Rotten … Golden): ``[0, 2, 0, 0, 0, 0, 1]`` is
+    ``["1", "1", "golden"]``."""
+    names: list[str] = []
+    for card, count in enumerate(counts):
+        if count:
+            names += _NAME_RUNS[card][count]
+    return names
 
 
 def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
@@ -31,11 +47,12 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
     n = state.num_players
     opts = state.opts
     known = state.knowledge()
+    storage = state.storage
     view: dict[str, Any] = {
         "game": "squarrels",
         "seat": seat,
         "players": n,
-        "decision": str(state.decision),
+        "decision": _DECISION_TEXT[state.decision],
         "to_act": list(state.to_act()),
         "phase": state.phase,
         "scores": state.totals[:],
@@ -48,12 +65,12 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
         "last_round_scores": None if state.last_round is None else state.last_round[:],
         # The seat's own round score if Winter came now (its storage and its own Golden/Rotten).
         "your_round_score": None if seat is None else state.round_score(seat),
-        "hand": None if seat is None else card_names(state._hand_list(seat)),
+        "hand": None if seat is None else names_of_counts(state.hands[seat]),
         "hand_sizes": state.hand_sizes[:],
-        "storage": [[e % 10 for e in sets] for sets in state.storage],
-        "storage_with_golden": [[e % 10 for e in sets if e > 10] for sets in state.storage],
+        "storage": [[e % 10 for e in sets] for sets in storage],
+        "storage_with_golden": [[e % 10 for e in sets if e > 10] if sets else [] for sets in storage],
         "deck_size": len(state.deck),
-        "action_discard": {NAMES[c]: state.action_discard[c] for c in range(ALL_KINDS) if state.action_discard[c]},
+        "action_discard": {NAMES[c]: count for c, count in enumerate(state.action_discard) if count},
         "golden_out_of_match": state.golden_out,
         "hoard_pile_size": len(state.hoard),
         "hoard_pile_yours": None
@@ -61,7 +78,11 @@ def observe(state: SQuarrelsState, seat: int | None) -> dict[str, Any]:
         else card_names([card for card, owner in state.hoard if owner == seat]),
         # SQ-24: per seat, the cards this seat knows to be in that hand (for its own hand: what every seat
         # knows it holds); a spectator sees what every seat knows.
-        "known_in_hands": [_known_cards(knowledge.held(known, s if seat is None else seat, s)) for s in range(n)],
+        # A holder nobody knows anything about has no row in ``known`` (knowledge.py): most holders, most of the time.
+        "known_in_hands": [
+            names_of_counts(knowledge.held(known, s if seat is None else seat, s)) if s in known else []
+            for s in range(n)
+        ],
         "drawing_open": state.phase in ("must_draw", "drawing"),
         "must_draw_to_7": state.whirl_forced,
         "quarrel": None,

@@ -16,7 +16,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from oakwood.engine import Game
-from oakwood.games.squarrels.cards import COUNTS, GOLDEN, HAND_KINDS, HAND_LIMIT, NAME_TO_CARD, NUMBERS, SET_SIZE
+from oakwood.games.squarrels.cards import (
+    COUNTS,
+    FIVE,
+    GOLDEN,
+    HAND_KINDS,
+    HAND_LIMIT,
+    NAME_TO_CARD,
+    NUMBERS,
+    ONE,
+    SET_SIZE,
+)
 from oakwood.games.squarrels.state import PHASES
 from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
 
@@ -129,73 +139,124 @@ class SQuarrelsEncoder(Encoder):
         layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass")
         super().__init__(game, players, layout)
         self._at = {f.name: f.offset for f in layout.fields}
+        at = self._at
+        self._per_card = game.options.set_scoring == "per_card"
+        # Where each one-hot lands, found once: the hot path does one dict lookup per field.
+        self._phase_slot = {phase: at["phase"] + i for i, phase in enumerate(PHASES)}
+        self._decision_slot = {decision: at["decision"] + i for i, decision in enumerate(DECISIONS)}
+        self._discard_slot = {
+            name: (at["discard"] + i, COUNTS[NAME_TO_CARD[name]]) for i, name in enumerate(DISCARD_KINDS)
+        }
+        # Block of each seat for each observer: ``blocks[me][s]`` (a spectator reads as seat 0).
+        self._blocks = [relative_seats(me, n) for me in range(n)]
 
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
-        """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``."""
+        """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``.
+
+        Only non-zero numbers are written (``out`` starts at 0): most fields of a position are empty, and each
+        numpy store costs more than the test that skips it.
+        """
         at = self._at
         n = self.players
         obs = observation
         scale = self.score_scale
         seat = obs["seat"]
-        me = 0 if seat is None else seat
-        rel = relative_seats(me, n)  # seat -> block index
+        rel = self._blocks[0 if seat is None else seat]  # seat -> block index
 
-        out[at["phase"] + PHASES.index(obs["phase"])] = 1
-        out[at["decision"] + DECISIONS.index(obs["decision"])] = 1
-        out[at["terminal"]] = float(obs["terminal"])
+        out[self._phase_slot[obs["phase"]]] = 1
+        out[self._decision_slot[obs["decision"]]] = 1
+        if obs["terminal"]:
+            out[at["terminal"]] = 1
         out[at["round"]] = min(obs["round"] / ROUND_SCALE, 1.0)
         out[at["deck_size"]] = obs["deck_size"] / DECK_TOTAL
-        out[at["hoard_pile_size"]] = obs["hoard_pile_size"] / HOARD_SCALE
+        if obs["hoard_pile_size"]:
+            out[at["hoard_pile_size"]] = obs["hoard_pile_size"] / HOARD_SCALE
         discard = obs["action_discard"]
-        for i, name in enumerate(DISCARD_KINDS):
-            out[at["discard"] + i] = discard.get(name, 0) / COUNTS[NAME_TO_CARD[name]]
-        out[at["golden_out_of_match"]] = float(obs["golden_out_of_match"])
-        out[at["drawing_open"]] = float(obs["drawing_open"])
-        out[at["must_draw_to_7"]] = float(obs["must_draw_to_7"])
+        discard_slot = self._discard_slot
+        for name, count in discard.items():
+            if name in discard_slot:
+                slot, total = discard_slot[name]
+                out[slot] = count / total
+        if obs["golden_out_of_match"]:
+            out[at["golden_out_of_match"]] = 1
+        if obs["drawing_open"]:
+            out[at["drawing_open"]] = 1
+        if obs["must_draw_to_7"]:
+            out[at["must_draw_to_7"]] = 1
 
         hand = _counts(obs["hand"] or [])
+        hand_at = at["hand"]
+        levels_at = at["hand_levels"]
         for kind, count in enumerate(hand):
-            out[at["hand"] + kind] = count
-        for i, number in enumerate(NUMBERS):
-            for level in range(min(hand[number], SET_SIZE)):
-                out[at["hand_levels"] + i * SET_SIZE + level] = 1
+            if count:
+                out[hand_at + kind] = count
+                if ONE <= kind <= FIVE:  # a Number card: its "holds at least k" levels
+                    first = levels_at + (kind - ONE) * SET_SIZE
+                    out[first : first + min(count, SET_SIZE)] = 1
         out[at["hand_size"]] = sum(hand) / HAND_LIMIT
-        out[at["your_round_score"]] = (obs["your_round_score"] or 0) / scale
-        hoard_yours = _counts(obs["hoard_pile_yours"] or [])
-        for kind, count in enumerate(hoard_yours):
-            out[at["hoard_yours"] + kind] = count
-
+        if obs["your_round_score"]:
+            out[at["your_round_score"]] = obs["your_round_score"] / scale
         # Where every card the seat can place is: the rest are unseen.
-        placed = [h + y for h, y in zip(hand, hoard_yours, strict=True)]
+        placed = hand
+        if obs["hoard_pile_yours"]:
+            hoard_at = at["hoard_yours"]
+            for name in obs["hoard_pile_yours"]:
+                kind = NAME_TO_CARD[name]
+                out[hoard_at + kind] += 1
+                placed[kind] += 1
         placed[GOLDEN] += discard.get("golden", 0)
-        per_card = self.game.options.set_scoring == "per_card"
+
+        for s in obs["to_act"]:
+            out[at["seat_to_act"] + rel[s]] = 1
+        if obs["active"] is not None:
+            out[at["seat_active"] + rel[obs["active"]]] = 1
+        if obs["dealer"] is not None:
+            out[at["seat_dealer"] + rel[obs["dealer"]]] = 1
+        for s in obs["winners"]:
+            out[at["seat_winner"] + rel[s]] = 1
+        last_round = obs["last_round_scores"]
+        if last_round is not None:
+            out[at["last_round_known"]] = 1
+        sizes_at = at["seat_hand_size"]
+        totals_at = at["seat_total"]
+        last_at = at["seat_last_round"]
+        stored_at = at["seat_stored"]
+        golden_at = at.get("seat_stored_golden")
+        points_at = at["seat_stored_points"]
+        known_at = at["seat_known"]
+        per_card = self._per_card
+        hand_sizes = obs["hand_sizes"]
+        scores = obs["scores"]
+        storage = obs["storage"]
+        storage_with_golden = obs["storage_with_golden"]
+        known_in_hands = obs["known_in_hands"]
         for s in range(n):
             r = rel[s]
-            out[at["seat_to_act"] + r] = float(s in obs["to_act"])
-            out[at["seat_active"] + r] = float(s == obs["active"])
-            out[at["seat_dealer"] + r] = float(s == obs["dealer"])
-            out[at["seat_hand_size"] + r] = obs["hand_sizes"][s] / HAND_LIMIT
-            out[at["seat_total"] + r] = obs["scores"][s] / scale
-            if obs["last_round_scores"] is not None:
-                out[at["seat_last_round"] + r] = obs["last_round_scores"][s] / scale
-            out[at["seat_winner"] + r] = float(s in obs["winners"])
-            points = 0
-            for value in obs["storage"][s]:
-                out[at["seat_stored"] + r * len(NUMBERS) + value - 1] += 1
-                placed[value] += SET_SIZE
-                points += value * SET_SIZE if per_card else value
-            for value in obs["storage_with_golden"][s]:
-                if self.wild_sets:
-                    out[at["seat_stored_golden"] + r * len(NUMBERS) + value - 1] += 1
-                placed[value] -= 1
-                placed[GOLDEN] += 1
-            out[at["seat_stored_points"] + r] = points / scale
-            known = _counts(obs["known_in_hands"][s])
-            for kind, count in enumerate(known):
-                out[at["seat_known"] + r * HAND_KINDS + kind] = count
-                if s != seat:  # the observer's own block is part of its hand, already counted
-                    placed[kind] += count
-        out[at["last_round_known"]] = float(obs["last_round_scores"] is not None)
+            if hand_sizes[s]:
+                out[sizes_at + r] = hand_sizes[s] / HAND_LIMIT
+            if scores[s]:
+                out[totals_at + r] = scores[s] / scale
+            if last_round is not None and last_round[s]:
+                out[last_at + r] = last_round[s] / scale
+            if storage[s]:
+                points = 0
+                for value in storage[s]:
+                    out[stored_at + r * len(NUMBERS) + value - 1] += 1
+                    placed[value] += SET_SIZE
+                    points += value * SET_SIZE if per_card else value
+                out[points_at + r] = points / scale
+                for value in storage_with_golden[s]:
+                    if golden_at is not None:
+                        out[golden_at + r * len(NUMBERS) + value - 1] += 1
+                    placed[value] -= 1
+                    placed[GOLDEN] += 1
+            if known_in_hands[s]:
+                block = known_at + r * HAND_KINDS
+                for name in known_in_hands[s]:
+                    kind = NAME_TO_CARD[name]
+                    out[block + kind] += 1
+                    if s != seat:  # the observer's own block is part of its hand, already counted
+                        placed[kind] += 1
 
         quarrel = obs["quarrel"]
         if quarrel is not None:
@@ -215,8 +276,10 @@ class SQuarrelsEncoder(Encoder):
                 placed[kind] += 1
         if obs["golden_out_of_match"]:
             placed[GOLDEN] = COUNTS[GOLDEN]
+        unseen_at = at["unseen"]
         for kind in range(HAND_KINDS):
-            out[at["unseen"] + kind] = max(COUNTS[kind] - placed[kind], 0) / COUNTS[kind]
+            if placed[kind] < COUNTS[kind]:
+                out[unseen_at + kind] = (COUNTS[kind] - placed[kind]) / COUNTS[kind]
 
         race = obs["race"]
         if race is not None:
