@@ -9,9 +9,17 @@ Every loop plays whole games with uniformly random legal actions (Python's ``ran
 - **AEC**: ``oakwood.rl.pettingzoo.env(game, players=…)`` (order-enforced, as users get it): ``agent_iter``,
   ``last()``, a random index of the mask, ``step``; the environment is seeded at its first reset only;
 - **AEC raw**: the same loop over ``raw_env`` (no order-enforcing wrapper, whose attribute forwarding costs);
-- **texas_holdem_v4**: PettingZoo's classic environment (RLCard inside), through exactly the same loop.
+- **texas_holdem_v4**: PettingZoo's classic environment (RLCard inside), through exactly the same loop;
+- **Gymnasium**: ``gymnasium.make("oakwood/<Game>-v0", players=…, opponents="easy")`` (the learner at seat 0
+  against random bots, with Gymnasium's own wrappers): a random legal index of the mask, ``step``, ``reset`` at
+  the end. Its steps are the learner's; the opponents' moves between them are paid inside each step, so it is
+  read against the engine's steps a seat takes, not compared with the AEC column;
+- **OpenSpiel**: ``pyspiel.load_game("python_oakwood_<game>", {"players": …})`` with random legal actions
+  (chance outcomes by their probabilities, simultaneous nodes with every listed seat's choice at once) and the
+  observation tensor of each seat about to act, as an RL loop reads it.
 
-A step is one agent's action (dead-agent ``step(None)`` calls are not counted). Each figure is the median of
+A step is one agent's action (dead-agent ``step(None)`` calls are not counted; at an OpenSpiel simultaneous
+node, each seat that chooses is a step). Each figure is the median of
 ``--repeats`` repeats; the ratios to texas_holdem pair each repeat with the texas_holdem repeat run just before
 it, so a slow phase of the machine hits both. Needs ``pettingzoo``, ``rlcard`` and ``pygame`` (texas_holdem's
 imports).
@@ -111,6 +119,64 @@ def aec_loop(make: Callable[[], Any]) -> Callable[[int], int]:
     return loop
 
 
+def gymnasium_loop(game_name: str, players: int) -> Callable[[int], int]:
+    """Whole games of the learner (seat 0) against random bots through the registered Gymnasium environment."""
+    import gymnasium
+
+    from oakwood.rl.gymnasium import ENVIRONMENTS
+
+    env_id = next(env_id for env_id, game in ENVIRONMENTS.items() if game == game_name)
+    env = gymnasium.make(env_id, players=players, opponents="easy")
+
+    def loop(steps: int) -> int:
+        rng = random.Random(0)
+        played = 0
+        observation, _ = env.reset(seed=0)
+        while played < steps:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, _, terminated, truncated, _ = env.step(action)
+            played += 1
+            if terminated or truncated:
+                observation, _ = env.reset()
+        return played
+
+    return loop
+
+
+def openspiel_loop(game_name: str, players: int) -> Callable[[int], int]:
+    """Whole games through the pyspiel game, the observation tensor of every seat about to act."""
+    from oakwood.rl import openspiel
+
+    game = openspiel.load_game(game_name, players=players)
+
+    def loop(steps: int) -> int:
+        rng = random.Random(0)
+        played = 0
+        while played < steps:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(outcomes, weights)[0])
+                elif state.is_simultaneous_node():
+                    choices = []
+                    for player in range(players):
+                        legal = state.legal_actions(player)
+                        if legal:
+                            state.observation_tensor(player)
+                            played += 1
+                        choices.append(rng.choice(legal) if legal else 0)
+                    state.apply_actions(choices)
+                else:
+                    player = state.current_player()
+                    state.observation_tensor(player)
+                    state.apply_action(rng.choice(state.legal_actions(player)))
+                    played += 1
+        return played
+
+    return loop
+
+
 def texas_holdem() -> Any:
     """PettingZoo's ``texas_holdem_v4`` AEC environment."""
     from pettingzoo.classic import texas_holdem_v4
@@ -127,6 +193,8 @@ def run(repeats: int, steps: int, cases: list[tuple[str, str, int]]) -> dict[str
             "engine + observe": engine_loop(game, players, observe=True),
             "AEC": aec_loop(lambda game=game, players=players: oz.env(game, players=players)),
             "AEC raw": aec_loop(lambda game=game, players=players: oz.raw_env(game, players)),
+            "Gymnasium": gymnasium_loop(game, players),
+            "OpenSpiel": openspiel_loop(game, players),
         }
         for label, game, players in cases
     }
@@ -160,17 +228,18 @@ def run(repeats: int, steps: int, cases: list[tuple[str, str, int]]) -> dict[str
 def print_table(result: dict[str, Any], repeats: int) -> None:
     """The Markdown table of the medians."""
     print(
-        "| case | engine steps/s | engine + observe | AEC steps/s | AEC raw | AEC / engine "
+        "| case | engine steps/s | engine + observe | AEC steps/s | AEC raw | Gymnasium | OpenSpiel "
         f"| AEC / texas_holdem_v4 (median of {repeats} pairs) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for label, figures in result["table"].items():
         ratio = result["ratio_to_texas"][label]
         print(
             f"| {label} | {figures['engine']:,.0f} | {figures['engine + observe']:,.0f} | {figures['AEC']:,.0f} "
-            f"| {figures['AEC raw']:,.0f} | {figures['AEC'] / figures['engine']:.2f}× | **{ratio:.2f}×** |"
+            f"| {figures['AEC raw']:,.0f} | {figures['Gymnasium']:,.0f} | {figures['OpenSpiel']:,.0f} "
+            f"| **{ratio:.2f}×** |"
         )
-    print(f"| texas_holdem_v4 (PettingZoo classic, AEC) | – | – | {result['texas_holdem_v4']:,.0f} | – | – | 1× |")
+    print(f"| texas_holdem_v4 (PettingZoo classic, AEC) | – | – | {result['texas_holdem_v4']:,.0f} | – | – | – | 1× |")
 
 
 def main() -> None:

@@ -82,3 +82,19 @@ def test_strength_keeps_the_levels_it_did_not_measure_again() -> None:
     assert after["levels"]["expert"] == {"win_share": 0.7, "commit": "new"}
     assert after["commit"] == "new" and after["time"] == {"iterations_per_second": 100}
     assert strength.merged(None, now) is now
+
+
+@pytest.mark.parametrize(("game", "players"), [("squarrels", 3), ("barrell", 2), ("nutty", 1)])
+def test_rl_speed_loops_play_whole_games_through_every_adapter(game: str, players: int) -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    rl_speed = load("rl_speed")
+    loops = {
+        "engine": rl_speed.engine_loop(game, players, observe=True),
+        "AEC": rl_speed.aec_loop(lambda: rl_speed.oz.env(game, players=players)),
+        "Gymnasium": rl_speed.gymnasium_loop(game, players),
+        "OpenSpiel": rl_speed.openspiel_loop(game, players),
+    }
+    for kind, loop in loops.items():
+        assert loop(30) >= 30, kind  # whole games until at least 30 steps
+        assert rl_speed.timed(loop, 10) > 0, kind
