@@ -74,12 +74,16 @@ class MaskCache:
 
     The games hand out memoised legal tuples (S'Quarrels shares them between states), so most steps find their
     mask without building it. Each entry keeps its tuple alive, so no other object can take its ``id`` while the
-    entry exists; the cache is emptied when it reaches ``limit`` entries.
+    entry exists; the cache is emptied when it reaches ``limit`` entries. A mask that must be built finds each
+    action's codec index by the action's identity first: the games hand out the codec's own action objects
+    (Barrell and Nutty build them once, at import), and hashing a dataclass action costs more than the lookup.
     """
 
     def __init__(self, limit: int = 4096) -> None:
         self.limit = limit
         self._masks: dict[int, tuple[tuple[Hashable, ...], NDArray[np.int8]]] = {}
+        self._codec_actions: Sequence[Hashable] = ()
+        self._index_by_id: dict[int, int] = {}
 
     def mask(self, state: State, seat: int) -> NDArray[np.int8]:
         """The mask of ``seat``'s legal actions now (read-only: copy it before changing it)."""
@@ -88,9 +92,20 @@ class MaskCache:
         if found is not None and found[0] is legal:
             return found[1]
         codec = state.game.codec
-        mask = np.zeros(len(codec.actions), dtype=np.int8)
+        actions = codec.actions
+        if actions is not self._codec_actions:  # the codec holds its actions, so their ids stay theirs
+            self._codec_actions = actions
+            self._index_by_id = {id(action): i for i, action in enumerate(actions)}
+        by_id = self._index_by_id
         index = codec.index
-        mask[[index[action] for action in legal]] = 1
+        indices = []
+        for action in legal:
+            i = by_id.get(id(action))
+            if i is None or actions[i] is not action:  # an equal action built elsewhere
+                i = index[action]
+            indices.append(i)
+        mask = np.zeros(len(actions), dtype=np.int8)
+        mask[indices] = 1
         mask.flags.writeable = False
         if len(self._masks) >= self.limit:
             self._masks.clear()
