@@ -62,6 +62,7 @@ FOOLS_PLACE_INDEX = {place: i for i, place in enumerate(FOOLS_PLACES)}
 SOLO_RESULT_INDEX = {result: i for i, result in enumerate(SOLO_RESULTS)}
 SAPPY_KIND = KIND_ORDER[SAPPY]
 OWL_KIND = KIND_ORDER[OWL]
+LIMB_FIRST_SLOTS = tuple(range(0, TREE_SIZE, LIMB_LENGTH))  # the slot of each limb's card 1
 _KINDS_TEXT = " ".join(KINDS)
 _POWERS_TEXT = " ".join(POWERS)
 
@@ -99,21 +100,11 @@ class NuttyEncoder(Encoder):
         self.max_actions = getattr(options, "solo_max_actions", 3000)
         super().__init__(game, players, self._layout(players))
         self.off = {f.name: f.offset for f in self.layout.fields}
-        # Tables for ``fill``: each observer's seat order (a spectator reads as seat 0), the kinds dealt, the
-        # phase indices, and one out-of-play card's share of its kind rounded to float32 first, so that adding
-        # shares in float64 and storing as float32 gives numpy's float32 sum exactly.
+        # Tables for ``fill``: each observer's seat order (a spectator reads as seat 0), the phase indices, and
+        # one out-of-play card's share of its kind rounded to float32 first, so that adding shares in float64
+        # and storing as float32 gives numpy's float32 sum exactly.
         self.rel = [relative_seats(seat, players) for seat in range(players)]
         o = self.off
-        #: Per limb, per card slot: its offsets in tree_present, tree_face_down, tree_kind (kind 0),
-        #: tree_brown, tree_golden and tree_squirrels (relative seat 0).
-        self.slot_offsets = [
-            [
-                (o["tree_present"] + i, o["tree_face_down"] + i, o["tree_kind"] + i * len(KINDS), o["tree_brown"] + i,
-                 o["tree_golden"] + i, o["tree_squirrels"] + i * players)
-                for i in range(first, first + LIMB_LENGTH)
-            ]
-            for first in range(0, TREE_SIZE, LIMB_LENGTH)
-        ]  # fmt: skip
         #: Per relative seat: its offsets in at (place 0), cheeks, backpack, nest, burrow, sticky, powers (power 0),
         #: sappy and points.
         self.seat_offsets = [
@@ -121,7 +112,6 @@ class NuttyEncoder(Encoder):
              o["sticky"] + 2 * r, o["powers"] + r * len(POWERS), o["sappy"] + 2 * r, o["points"] + r)
             for r in range(players)
         ]  # fmt: skip
-        self.dealt_kinds = [(k, dealt) for k, dealt in enumerate(self.dealt) if dealt]
         self.out_share = [float(np.float32(1 / max(1, dealt))) for dealt in self.dealt]
         self.phase_index = {phase: i for i, phase in enumerate(SOLO_PHASES if self.solo else MULTI_PHASES)}
 
@@ -207,53 +197,68 @@ class NuttyEncoder(Encoder):
         face_down = 0
         view: Any = memoryview(cast(Any, out))  # Any: typeshed's memoryview takes int items only, not floats
         with view as v:
-            for slots, row in zip(self.slot_offsets, observation["tree"], strict=True):
-                for (present, down, kind_at, brown_at, golden_at, squirrels_at), card in zip(slots, row, strict=False):
-                    v[present] = 1.0
+            present, down, kind_at = o["tree_present"], o["tree_face_down"], o["tree_kind"]
+            brown_at, golden_at, squirrels_at = o["tree_brown"], o["tree_golden"], o["tree_squirrels"]
+            for first, row in zip(LIMB_FIRST_SLOTS, observation["tree"], strict=True):
+                for i, card in enumerate(row, first):
+                    v[present + i] = 1.0
                     kind = card["card"]
                     if kind is None:
-                        v[down] = 1.0
+                        v[down + i] = 1.0
                         face_down += 1
                     else:
                         k = KIND_ORDER[kind]
-                        v[kind_at + k] = 1.0
+                        v[kind_at + i * kinds + k] = 1.0
                         seen[k] += 1
                     acorns = card["brown"]
                     if acorns:  # ``out`` is zeroed: zeros need no store
-                        v[brown_at] = acorns
+                        v[brown_at + i] = acorns
                     acorns = card["golden"]
                     if acorns:
-                        v[golden_at] = acorns
-                    for s in card["squirrels"]:
-                        v[squirrels_at + rel[s]] = 1.0
+                        v[golden_at + i] = acorns
+                    squirrels = card["squirrels"]
+                    if squirrels:
+                        for s in squirrels:
+                            v[squirrels_at + i * n + rel[s]] = 1.0
             owls = seen[OWL_KIND]  # face-up Owls on the tree: in solo, the only Owls counted
             for s, board in enumerate(observation["boards"]):
                 at, cheeks, backpack, nest, burrow, sticky, powers, sappy, points = self.seat_offsets[rel[s]]
                 v[at + PLACE_INDEX[board["at"]]] = 1.0
+                # Most stores hold no acorns: a pair of zeros needs no store (``out`` is zeroed).
                 acorns = board["cheeks"]
-                v[cheeks] = acorns["brown"]
-                v[cheeks + 1] = acorns["golden"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[cheeks] = brown
+                    v[cheeks + 1] = golden
                 pack = board["backpack"]
                 if pack is not None:
                     v[backpack + (pack == "golden")] = 1.0
                 acorns = board["nest"]
-                v[nest] = acorns["brown"] / WIN_POINTS
-                v[nest + 1] = 5 * acorns["golden"] / WIN_POINTS
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[nest] = brown / WIN_POINTS
+                    v[nest + 1] = 5 * golden / WIN_POINTS
                 acorns = board["burrow"]
-                v[burrow] = acorns["brown"] / WIN_POINTS
-                v[burrow + 1] = 5 * acorns["golden"] / WIN_POINTS
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[burrow] = brown / WIN_POINTS
+                    v[burrow + 1] = 5 * golden / WIN_POINTS
                 acorns = board["sticky"]
-                v[sticky] = acorns["brown"]
-                v[sticky + 1] = acorns["golden"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[sticky] = brown
+                    v[sticky + 1] = golden
                 for power in board["powers"]:
                     v[powers + POWER_INDEX[power]] = 1.0
                     if not solo:  # solo powers come from the market, never from the dealt cards
                         seen[KIND_ORDER[power]] += 1
                 sappy_next, sappy_now = board["sappy_next"], board["sappy_now"]
-                v[sappy] = sappy_next
-                v[sappy + 1] = sappy_now
-                seen[SAPPY_KIND] += sappy_next + sappy_now
-                v[points] = board["points"] / WIN_POINTS
+                if sappy_next or sappy_now:
+                    v[sappy] = sappy_next
+                    v[sappy + 1] = sappy_now
+                    seen[SAPPY_KIND] += sappy_next + sappy_now
+                if score := board["points"]:
+                    v[points] = score / WIN_POINTS
             supply = observation["supply"]
             v[o["supply"]] = supply["brown"] / BROWN_TOTAL
             v[o["supply"] + 1] = supply["golden"] / GOLDEN_TOTAL
@@ -269,10 +274,9 @@ class NuttyEncoder(Encoder):
             v[o["out_acorns"]] = gone["brown"] / BROWN_TOTAL
             v[o["out_acorns"] + 1] = gone["golden"] / GOLDEN_TOTAL
             unseen = o["unseen"]
-            for k, dealt in self.dealt_kinds:
-                left = dealt - seen[k]
-                if left > 0:
-                    v[unseen + k] = left / dealt
+            for k, dealt, count in zip(range(kinds), self.dealt, seen, strict=True):
+                if dealt > count:  # else none left unseen (or none dealt): 0
+                    v[unseen + k] = (dealt - count) / dealt
             v[o["hidden"]] = (face_down + deck + gone["face_down"]) / self.dealt_total
             v[o["phase"] + self.phase_index[observation["phase"]]] = 1.0
             v[o["decision"] + DECISION_INDEX[observation["decision"]]] = 1.0
