@@ -1,4 +1,5 @@
-"""The solo game's shortcuts for speed give exactly what the general code gives (benchmarks/README.md)."""
+"""Nutty's shortcuts for speed (the solo game's, the observation's) give exactly what the general code gives
+(benchmarks/README.md)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,38 @@ def test_the_end_check_shortcuts_agree_with_the_walk() -> None:
                 legal = [a for a in state.legal_actions(0) if a is not END_GAME] or list(state.legal_actions(0))
                 state.apply(0, chooser.choice(legal))
     assert checked > 300
+
+
+def _containers(value: object) -> list[object]:
+    """Every list and dict inside an observation, itself included."""
+    if isinstance(value, dict):
+        return [value, *(c for v in value.values() for c in _containers(v))]
+    if isinstance(value, list):
+        return [value, *(c for v in value for c in _containers(v))]
+    return []
+
+
+def test_observations_put_each_squirrel_on_its_card_and_share_nothing() -> None:
+    # ``observe_tree`` places the squirrels in one pass over the seats: each card lists exactly the seats whose
+    # board stands there, in seat order; and no list or dict is shared between two observations (callers mutate).
+    checked = 0
+    for players in (1, 3, 6):
+        game = oakwood.load("nutty")
+        for seed in range(3):
+            chooser = random.Random(seed)
+            state = game.new_state(players, seed)
+            for _ in range(150):
+                if state.is_terminal():
+                    break
+                seat = state.to_act()[0]
+                view = state.observe(seat)
+                for limb, row in enumerate(view["tree"]):
+                    for pos, card in enumerate(row):
+                        here = f"L{limb + 1}c{pos + 1}"
+                        assert card["squirrels"] == [s for s, b in enumerate(view["boards"]) if b["at"] == here]
+                        checked += len(card["squirrels"])
+                again = {id(c) for c in _containers(state.observe(None))}
+                assert not any(id(c) in again for c in _containers(view))
+                legal = [a for a in state.legal_actions(seat) if a is not END_GAME] or list(state.legal_actions(seat))
+                state.apply(seat, chooser.choice(legal))
+    assert checked > 100

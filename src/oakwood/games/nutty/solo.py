@@ -630,18 +630,17 @@ class SoloState(TreeState):
     # ================================================================== information
     def _observe(self, seat: int | None) -> dict[str, Any]:
         obs = self.observe_tree(seat)
-        obs.update(
-            {
-                "decision": str(self._decision()),
-                "to_act": list(self._to_act()),
-                "phase": self.phase,
-                "current": 0,
-                "result": self.result,
-                "actions_taken": self.actions_taken,
-                "wealth": self.wealth(),
-                "fools_places": self.fools_places(0) if self.phase == "fools" else [],
-            }
-        )
+        phase = self.phase
+        over = phase == "over"
+        # Key by key into the tree's dict (no temporary dict); the hooks ``_decision`` and ``_to_act`` inlined.
+        obs["decision"] = "none" if over else "turn"
+        obs["to_act"] = [] if over else [0]
+        obs["phase"] = phase
+        obs["current"] = 0
+        obs["result"] = self.result
+        obs["actions_taken"] = self.actions_taken
+        obs["wealth"] = self.wealth()
+        obs["fools_places"] = self.fools_places(0) if phase == "fools" else []
         return obs
 
     def _clone(self) -> Self:

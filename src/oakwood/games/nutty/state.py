@@ -393,25 +393,24 @@ class NuttyState(Flipping, Powers):
     # ================================================================== information
     def _observe(self, seat: int | None) -> dict[str, Any]:
         obs = self.observe_tree(seat)
-        obs.update(
-            {
-                "decision": str(self._decision()),
-                "to_act": list(self._to_act()),
-                "phase": self.phase,
-                "current": self.current,
-                "first": self.first,
-                "round": self.round_no,
-                "ap": self.ap,
-                "sticky_used": self.sticky_used,
-                "spittoon_used": self.spit_used,
-                "copy": self.copy,
-                "copy_spent": self.copy_spent,
-                "end_triggered": self.end_triggered,
-                "turns_left": self.turns_left,
-                "max_rounds": self.opts.max_rounds,
-                "fools_places": self.fools_places(self.current) if self.phase == "fools" else [],
-            }
-        )
+        phase = self.phase
+        over = phase == "over"
+        # Key by key into the tree's dict (no temporary dict); the hooks ``_decision`` and ``_to_act`` inlined.
+        obs["decision"] = "none" if over else "turn"
+        obs["to_act"] = [] if over else [self.current]
+        obs["phase"] = phase
+        obs["current"] = self.current
+        obs["first"] = self.first
+        obs["round"] = self.round_no
+        obs["ap"] = self.ap
+        obs["sticky_used"] = self.sticky_used
+        obs["spittoon_used"] = self.spit_used
+        obs["copy"] = self.copy
+        obs["copy_spent"] = self.copy_spent
+        obs["end_triggered"] = self.end_triggered
+        obs["turns_left"] = self.turns_left
+        obs["max_rounds"] = self.opts.max_rounds
+        obs["fools_places"] = self.fools_places(self.current) if phase == "fools" else []
         return obs
 
     def _clone(self) -> Self:

@@ -20,8 +20,10 @@ from .cards import (
     GOLDEN_TOTAL,
     LEAF_ACORNS,
     LIMB_LENGTH,
+    LIMBS,
     POWERS,
     STICKY,
+    sort_kinds,
 )
 
 Slot = tuple[str, bool, int, int]
@@ -31,6 +33,11 @@ TRUNK = -1
 STRIDE = 16
 CHEEKS = 2
 WIN_POINTS = 20  # NS-15 (multiplayer), NS-17 d (solo)
+#: A board's ``at`` for every position code a squirrel can have (observations share these immutable strings).
+_PLACE_NAMES = {TRUNK: "trunk"} | {
+    limb * STRIDE + pos: f"L{limb + 1}c{pos + 1}" for limb in range(LIMBS) for pos in range(STRIDE)
+}
+_BACKPACK_NAMES = {"b": "brown", "g": "golden", "": None}
 
 
 def at(limb: int, pos: int) -> int:
@@ -539,46 +546,49 @@ class TreeState(State):
     # ------------------------------------------------------------------ observation (everything but hidden cards)
     def observe_tree(self, seat: int | None) -> dict[str, Any]:
         """The public part of an observation: the tree (face-down cards shown only as face down), the boards."""
-        from .cards import sort_kinds
-
-        tree = []
-        for limb, cards in enumerate(self.limbs):
-            row = []
-            for pos, (kind, up, brown, golden) in enumerate(cards):
-                code = at(limb, pos)
-                row.append(
-                    {
-                        "card": kind if up else None,
-                        "brown": brown,
-                        "golden": golden,
-                        "squirrels": [s for s, w in enumerate(self.where) if w == code],
-                    }
-                )
-            tree.append(row)
-        boards = []
-        for s in range(self.num_players):
-            w = self.where[s]
-            boards.append(
-                {
-                    "at": "trunk" if w == TRUNK else f"L{w // STRIDE + 1}c{w % STRIDE + 1}",
-                    "cheeks": {"brown": self.cheeks_b[s], "golden": self.cheeks_g[s]},
-                    "backpack": {"b": "brown", "g": "golden", "": None}[self.pack[s]],
-                    "nest": {"brown": self.nest_b[s], "golden": self.nest_g[s]},
-                    "burrow": {"brown": self.bur_b[s], "golden": self.bur_g[s]},
-                    "sticky": {"brown": self.stick_b[s], "golden": self.stick_g[s]},
-                    "powers": list(self.powers[s]),
-                    "sappy_next": self.sappy_next[s],
-                    "sappy_now": self.sappy_now[s],
-                    "points": self.points(s),
-                }
+        # Built for speed (the RL loop calls this every step): comprehensions instead of appends, the per-seat
+        # lists walked together, and the squirrels put on their cards afterwards (a few seats, not a scan of
+        # ``where`` per card). Every list and dict is new.
+        tree: list[list[dict[str, Any]]] = [
+            [
+                {"card": kind if up else None, "brown": brown, "golden": golden, "squirrels": []}
+                for kind, up, brown, golden in cards
+            ]
+            for cards in self.limbs
+        ]
+        for s, w in enumerate(self.where):  # in seat order, so each card lists its squirrels in seat order
+            if w != TRUNK:
+                tree[w // STRIDE][w % STRIDE]["squirrels"].append(s)
+        points = [b + 5 * g for b, g in zip(self.bur_b, self.bur_g, strict=True)]  # ``points``, inlined
+        if self.solo:
+            points = [p + b + 5 * g for p, b, g in zip(points, self.nest_b, self.nest_g, strict=True)]
+        boards = [
+            {
+                "at": _PLACE_NAMES[w],
+                "cheeks": {"brown": cheeks_b, "golden": cheeks_g},
+                "backpack": _BACKPACK_NAMES[pack],
+                "nest": {"brown": nest_b, "golden": nest_g},
+                "burrow": {"brown": bur_b, "golden": bur_g},
+                "sticky": {"brown": stick_b, "golden": stick_g},
+                "powers": list(powers),
+                "sappy_next": sappy_next,
+                "sappy_now": sappy_now,
+                "points": score,
+            }
+            for w, cheeks_b, cheeks_g, pack, nest_b, nest_g, bur_b, bur_g, stick_b, stick_g, powers, sappy_next,
+            sappy_now, score in zip(
+                self.where, self.cheeks_b, self.cheeks_g, self.pack, self.nest_b, self.nest_g, self.bur_b,
+                self.bur_g, self.stick_b, self.stick_g, self.powers, self.sappy_next, self.sappy_now, points,
+                strict=True,
             )
-        terminal = self._is_terminal()
+        ]  # fmt: skip
+        terminal = self.phase == "over"  # ``_is_terminal``
         return {
             "game": "nutty",
             "mode": "solo" if self.solo else "multiplayer",
             "seat": seat,
             "players": self.num_players,
-            "scores": [float(self.points(s)) for s in range(self.num_players)],
+            "scores": [float(p) for p in points],
             "terminal": terminal,
             "winners": self._winners() if terminal else [],
             "tree": tree,

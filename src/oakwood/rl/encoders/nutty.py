@@ -24,7 +24,7 @@ composition less every card in view, a function of what every seat sees.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,6 +36,7 @@ from oakwood.games.nutty.cards import (
     KIND_ORDER,
     KINDS,
     LIMB_LENGTH,
+    LIMBS,
     MARKET,
     OWL,
     POWERS,
@@ -55,6 +56,13 @@ DECISIONS = ("turn", "none")  # Nutty has no commit or race decisions
 FOOLS_PLACES = ("cheeks", "backpack", "nest", "burrow")
 SOLO_RESULTS = ("won", "lost", "ended")
 POWER_INDEX = {power: i for i, power in enumerate(POWERS)}
+MARKET_INDEX = {power: i for i, power in enumerate(MARKET)}
+DECISION_INDEX = {decision: i for i, decision in enumerate(DECISIONS)}
+FOOLS_PLACE_INDEX = {place: i for i, place in enumerate(FOOLS_PLACES)}
+SOLO_RESULT_INDEX = {result: i for i, result in enumerate(SOLO_RESULTS)}
+SAPPY_KIND = KIND_ORDER[SAPPY]
+OWL_KIND = KIND_ORDER[OWL]
+LIMB_FIRST_SLOTS = tuple(range(0, TREE_SIZE, LIMB_LENGTH))  # the slot of each limb's card 1
 _KINDS_TEXT = " ".join(KINDS)
 _POWERS_TEXT = " ".join(POWERS)
 
@@ -65,6 +73,14 @@ def place_index(text: str) -> int:
         return 0
     limb, _, pos = text[1:].partition("c")
     return 1 + (int(limb) - 1) * LIMB_LENGTH + int(pos) - 1
+
+
+#: ``place_index`` of every place a squirrel can stand on, looked up by ``fill``.
+PLACE_INDEX = {"trunk": 0} | {
+    f"L{limb + 1}c{pos + 1}": place_index(f"L{limb + 1}c{pos + 1}")
+    for limb in range(LIMBS)
+    for pos in range(LIMB_LENGTH)
+}
 
 
 class NuttyEncoder(Encoder):
@@ -84,6 +100,20 @@ class NuttyEncoder(Encoder):
         self.max_actions = getattr(options, "solo_max_actions", 3000)
         super().__init__(game, players, self._layout(players))
         self.off = {f.name: f.offset for f in self.layout.fields}
+        # Tables for ``fill``: each observer's seat order (a spectator reads as seat 0), the phase indices, and
+        # one out-of-play card's share of its kind rounded to float32 first, so that adding shares in float64
+        # and storing as float32 gives numpy's float32 sum exactly.
+        self.rel = [relative_seats(seat, players) for seat in range(players)]
+        o = self.off
+        #: Per relative seat: its offsets in at (place 0), cheeks, backpack, nest, burrow, sticky, powers (power 0),
+        #: sappy and points.
+        self.seat_offsets = [
+            (o["at"] + r * PLACES, o["cheeks"] + 2 * r, o["backpack"] + 2 * r, o["nest"] + 2 * r, o["burrow"] + 2 * r,
+             o["sticky"] + 2 * r, o["powers"] + r * len(POWERS), o["sappy"] + 2 * r, o["points"] + r)
+            for r in range(players)
+        ]  # fmt: skip
+        self.out_share = [float(np.float32(1 / max(1, dealt))) for dealt in self.dealt]
+        self.phase_index = {phase: i for i, phase in enumerate(SOLO_PHASES if self.solo else MULTI_PHASES)}
 
     def _layout(self, n: int) -> Layout:
         lay = Layout()
@@ -155,101 +185,136 @@ class NuttyEncoder(Encoder):
 
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
         """Write one observation into the zeroed ``out`` (see the layout)."""
+        # Built for speed (the RL loop encodes every step): offsets hoisted into locals, tables built in
+        # ``__init__``, and every number stored through a memoryview of ``out``: a store that rounds the float64
+        # to float32 exactly as numpy's setitem does, at a fraction of its cost.
         n = self.players
         o = self.off
-        me = observation.get("seat") or 0
-        rel = relative_seats(me, n)
+        solo = self.solo
         kinds = len(KINDS)
+        rel = self.rel[observation.get("seat") or 0]
         seen = [0] * kinds
         face_down = 0
-        owls = 0
-        for limb, row in enumerate(observation["tree"]):
-            for pos, card in enumerate(row):
-                i = limb * LIMB_LENGTH + pos
-                out[o["tree_present"] + i] = 1
-                kind = card["card"]
-                if kind is None:
-                    out[o["tree_face_down"] + i] = 1
-                    face_down += 1
-                else:
-                    k = KIND_ORDER[kind]
-                    out[o["tree_kind"] + i * kinds + k] = 1
-                    seen[k] += 1
-                    owls += kind == OWL
-                out[o["tree_brown"] + i] = card["brown"]
-                out[o["tree_golden"] + i] = card["golden"]
-                for s in card["squirrels"]:
-                    out[o["tree_squirrels"] + i * n + rel[s]] = 1
-        for s, board in enumerate(observation["boards"]):
-            r = rel[s]
-            out[o["at"] + r * PLACES + place_index(board["at"])] = 1
-            out[o["cheeks"] + 2 * r] = board["cheeks"]["brown"]
-            out[o["cheeks"] + 2 * r + 1] = board["cheeks"]["golden"]
-            pack = board["backpack"]
-            if pack is not None:
-                out[o["backpack"] + 2 * r + (pack == "golden")] = 1
-            out[o["nest"] + 2 * r] = board["nest"]["brown"] / WIN_POINTS
-            out[o["nest"] + 2 * r + 1] = 5 * board["nest"]["golden"] / WIN_POINTS
-            out[o["burrow"] + 2 * r] = board["burrow"]["brown"] / WIN_POINTS
-            out[o["burrow"] + 2 * r + 1] = 5 * board["burrow"]["golden"] / WIN_POINTS
-            out[o["sticky"] + 2 * r] = board["sticky"]["brown"]
-            out[o["sticky"] + 2 * r + 1] = board["sticky"]["golden"]
-            for power in board["powers"]:
-                out[o["powers"] + r * len(POWERS) + POWER_INDEX[power]] = 1
-                if not self.solo:  # solo powers come from the market, never from the dealt cards
-                    seen[KIND_ORDER[power]] += 1
-            out[o["sappy"] + 2 * r] = board["sappy_next"]
-            out[o["sappy"] + 2 * r + 1] = board["sappy_now"]
-            seen[KIND_ORDER[SAPPY]] += board["sappy_next"] + board["sappy_now"]
-            out[o["points"] + r] = board["points"] / WIN_POINTS
-        out[o["supply"]] = observation["supply"]["brown"] / BROWN_TOTAL
-        out[o["supply"] + 1] = observation["supply"]["golden"] / GOLDEN_TOTAL
-        out[o["deck"]] = observation["deck"] / self.deck_scale
-        gone = observation["out_of_play"]
-        for kind in gone["cards"]:
-            k = KIND_ORDER[kind]
-            seen[k] += 1
-            out[o["out_of_play"] + k] += 1 / max(1, self.dealt[k])
-        out[o["out_face_down"]] = gone["face_down"] / self.dealt_total
-        out[o["out_acorns"]] = gone["brown"] / BROWN_TOTAL
-        out[o["out_acorns"] + 1] = gone["golden"] / GOLDEN_TOTAL
-        for k in range(kinds):
-            if self.dealt[k]:
-                out[o["unseen"] + k] = max(0, self.dealt[k] - seen[k]) / self.dealt[k]
-        out[o["hidden"]] = (face_down + observation["deck"] + gone["face_down"]) / self.dealt_total
-        phases = SOLO_PHASES if self.solo else MULTI_PHASES
-        out[o["phase"] + phases.index(observation["phase"])] = 1
-        out[o["decision"] + DECISIONS.index(observation["decision"])] = 1
-        for s in observation["to_act"]:
-            out[o["to_act"] + rel[s]] = 1
-        out[o["terminal"]] = bool(observation["terminal"])
-        for s in observation["winners"]:
-            out[o["winners"] + rel[s]] = 1
-        for place in observation["fools_places"]:
-            out[o["fools_places"] + FOOLS_PLACES.index(place)] = 1
-        if self.solo:
-            for power in observation["market"]:
-                out[o["market"] + MARKET.index(power)] += 1
-            out[o["wealth"]] = observation["wealth"] / WIN_POINTS
-            out[o["owl_waiting"]] = owls
-            out[o["actions_taken"]] = observation["actions_taken"] / self.max_actions
-            if observation["result"]:
-                out[o["result"] + SOLO_RESULTS.index(observation["result"])] = 1
-            return
-        out[o["current"] + rel[observation["current"]]] = 1
-        out[o["first"] + rel[observation["first"]]] = 1
-        ap = observation["ap"]
-        out[o["ap"]] = ap
-        out[o["ap_is"] + min(ap, 5)] = 1
-        out[o["sticky_used"]] = bool(observation["sticky_used"])
-        out[o["spittoon_used"]] = bool(observation["spittoon_used"])
-        if observation["copy"]:
-            out[o["copy"] + POWER_INDEX[observation["copy"]]] = 1
-        out[o["copy_spent"]] = bool(observation["copy_spent"])
-        out[o["round"]] = observation["round"] / (self.max_rounds + 1)
-        out[o["end_triggered"]] = bool(observation["end_triggered"])
-        if observation["end_triggered"] and observation["turns_left"] >= 0:
-            out[o["turns_left"]] = observation["turns_left"] / (2 * n)
+        view: Any = memoryview(cast(Any, out))  # Any: typeshed's memoryview takes int items only, not floats
+        with view as v:
+            present, down, kind_at = o["tree_present"], o["tree_face_down"], o["tree_kind"]
+            brown_at, golden_at, squirrels_at = o["tree_brown"], o["tree_golden"], o["tree_squirrels"]
+            for first, row in zip(LIMB_FIRST_SLOTS, observation["tree"], strict=True):
+                for i, card in enumerate(row, first):
+                    v[present + i] = 1.0
+                    kind = card["card"]
+                    if kind is None:
+                        v[down + i] = 1.0
+                        face_down += 1
+                    else:
+                        k = KIND_ORDER[kind]
+                        v[kind_at + i * kinds + k] = 1.0
+                        seen[k] += 1
+                    acorns = card["brown"]
+                    if acorns:  # ``out`` is zeroed: zeros need no store
+                        v[brown_at + i] = acorns
+                    acorns = card["golden"]
+                    if acorns:
+                        v[golden_at + i] = acorns
+                    squirrels = card["squirrels"]
+                    if squirrels:
+                        for s in squirrels:
+                            v[squirrels_at + i * n + rel[s]] = 1.0
+            owls = seen[OWL_KIND]  # face-up Owls on the tree: in solo, the only Owls counted
+            for s, board in enumerate(observation["boards"]):
+                at, cheeks, backpack, nest, burrow, sticky, powers, sappy, points = self.seat_offsets[rel[s]]
+                v[at + PLACE_INDEX[board["at"]]] = 1.0
+                # Most stores hold no acorns: a pair of zeros needs no store (``out`` is zeroed).
+                acorns = board["cheeks"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[cheeks] = brown
+                    v[cheeks + 1] = golden
+                pack = board["backpack"]
+                if pack is not None:
+                    v[backpack + (pack == "golden")] = 1.0
+                acorns = board["nest"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[nest] = brown / WIN_POINTS
+                    v[nest + 1] = 5 * golden / WIN_POINTS
+                acorns = board["burrow"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[burrow] = brown / WIN_POINTS
+                    v[burrow + 1] = 5 * golden / WIN_POINTS
+                acorns = board["sticky"]
+                brown, golden = acorns["brown"], acorns["golden"]
+                if brown or golden:
+                    v[sticky] = brown
+                    v[sticky + 1] = golden
+                for power in board["powers"]:
+                    v[powers + POWER_INDEX[power]] = 1.0
+                    if not solo:  # solo powers come from the market, never from the dealt cards
+                        seen[KIND_ORDER[power]] += 1
+                sappy_next, sappy_now = board["sappy_next"], board["sappy_now"]
+                if sappy_next or sappy_now:
+                    v[sappy] = sappy_next
+                    v[sappy + 1] = sappy_now
+                    seen[SAPPY_KIND] += sappy_next + sappy_now
+                if score := board["points"]:
+                    v[points] = score / WIN_POINTS
+            supply = observation["supply"]
+            v[o["supply"]] = supply["brown"] / BROWN_TOTAL
+            v[o["supply"] + 1] = supply["golden"] / GOLDEN_TOTAL
+            deck = observation["deck"]
+            v[o["deck"]] = deck / self.deck_scale
+            gone = observation["out_of_play"]
+            out_of_play = o["out_of_play"]
+            for kind in gone["cards"]:
+                k = KIND_ORDER[kind]
+                seen[k] += 1
+                v[out_of_play + k] += self.out_share[k]
+            v[o["out_face_down"]] = gone["face_down"] / self.dealt_total
+            v[o["out_acorns"]] = gone["brown"] / BROWN_TOTAL
+            v[o["out_acorns"] + 1] = gone["golden"] / GOLDEN_TOTAL
+            unseen = o["unseen"]
+            for k, dealt, count in zip(range(kinds), self.dealt, seen, strict=True):
+                if dealt > count:  # else none left unseen (or none dealt): 0
+                    v[unseen + k] = (dealt - count) / dealt
+            v[o["hidden"]] = (face_down + deck + gone["face_down"]) / self.dealt_total
+            v[o["phase"] + self.phase_index[observation["phase"]]] = 1.0
+            v[o["decision"] + DECISION_INDEX[observation["decision"]]] = 1.0
+            for s in observation["to_act"]:
+                v[o["to_act"] + rel[s]] = 1.0
+            if observation["terminal"]:
+                v[o["terminal"]] = 1.0
+            for s in observation["winners"]:
+                v[o["winners"] + rel[s]] = 1.0
+            for place in observation["fools_places"]:
+                v[o["fools_places"] + FOOLS_PLACE_INDEX[place]] = 1.0
+            if solo:
+                for power in observation["market"]:
+                    v[o["market"] + MARKET_INDEX[power]] += 1
+                v[o["wealth"]] = observation["wealth"] / WIN_POINTS
+                v[o["owl_waiting"]] = owls
+                v[o["actions_taken"]] = observation["actions_taken"] / self.max_actions
+                if observation["result"]:
+                    v[o["result"] + SOLO_RESULT_INDEX[observation["result"]]] = 1.0
+                return
+            v[o["current"] + rel[observation["current"]]] = 1.0
+            v[o["first"] + rel[observation["first"]]] = 1.0
+            ap = observation["ap"]
+            v[o["ap"]] = ap
+            v[o["ap_is"] + min(ap, 5)] = 1.0
+            if observation["sticky_used"]:
+                v[o["sticky_used"]] = 1.0
+            if observation["spittoon_used"]:
+                v[o["spittoon_used"]] = 1.0
+            if observation["copy"]:
+                v[o["copy"] + POWER_INDEX[observation["copy"]]] = 1.0
+            if observation["copy_spent"]:
+                v[o["copy_spent"]] = 1.0
+            v[o["round"]] = observation["round"] / (self.max_rounds + 1)
+            if observation["end_triggered"]:
+                v[o["end_triggered"]] = 1.0
+                if observation["turns_left"] >= 0:
+                    v[o["turns_left"]] = observation["turns_left"] / (2 * n)
 
 
 def encoder(game: Game[Any], players: int) -> NuttyEncoder:
