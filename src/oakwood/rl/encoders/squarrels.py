@@ -10,7 +10,7 @@ given in each field's meaning; flags and one-hots are 0 or 1.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -150,11 +150,12 @@ class SQuarrelsEncoder(Encoder):
         # Block of each seat for each observer: ``blocks[me][s]`` (a spectator reads as seat 0).
         self._blocks = [relative_seats(me, n) for me in range(n)]
 
-    def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
+    def fill(self, observation: Mapping[str, Any], array: NDArray[np.float32]) -> None:
         """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``.
 
         Only non-zero numbers are written (``out`` starts at 0): most fields of a position are empty, and each
-        numpy store costs more than the test that skips it.
+        store costs more than the test that skips it. Stores go through a memoryview of ``out``: it rounds a
+        float to float32 exactly as numpy's setitem does, at a fraction of the cost (it takes floats only).
         """
         at = self._at
         n = self.players
@@ -162,11 +163,12 @@ class SQuarrelsEncoder(Encoder):
         scale = self.score_scale
         seat = obs["seat"]
         rel = self._blocks[0 if seat is None else seat]  # seat -> block index
+        out: Any = memoryview(cast(Any, array))  # Any: typeshed's memoryview takes int items only
 
-        out[self._phase_slot[obs["phase"]]] = 1
-        out[self._decision_slot[obs["decision"]]] = 1
+        out[self._phase_slot[obs["phase"]]] = 1.0
+        out[self._decision_slot[obs["decision"]]] = 1.0
         if obs["terminal"]:
-            out[at["terminal"]] = 1
+            out[at["terminal"]] = 1.0
         out[at["round"]] = min(obs["round"] / ROUND_SCALE, 1.0)
         out[at["deck_size"]] = obs["deck_size"] / DECK_TOTAL
         if obs["hoard_pile_size"]:
@@ -178,21 +180,22 @@ class SQuarrelsEncoder(Encoder):
                 slot, total = discard_slot[name]
                 out[slot] = count / total
         if obs["golden_out_of_match"]:
-            out[at["golden_out_of_match"]] = 1
+            out[at["golden_out_of_match"]] = 1.0
         if obs["drawing_open"]:
-            out[at["drawing_open"]] = 1
+            out[at["drawing_open"]] = 1.0
         if obs["must_draw_to_7"]:
-            out[at["must_draw_to_7"]] = 1
+            out[at["must_draw_to_7"]] = 1.0
 
         hand = _counts(obs["hand"] or [])
         hand_at = at["hand"]
         levels_at = at["hand_levels"]
         for kind, count in enumerate(hand):
             if count:
-                out[hand_at + kind] = count
+                out[hand_at + kind] = float(count)
                 if ONE <= kind <= FIVE:  # a Number card: its "holds at least k" levels
                     first = levels_at + (kind - ONE) * SET_SIZE
-                    out[first : first + min(count, SET_SIZE)] = 1
+                    for level in range(first, first + min(count, SET_SIZE)):
+                        out[level] = 1.0
         out[at["hand_size"]] = sum(hand) / HAND_LIMIT
         if obs["your_round_score"]:
             out[at["your_round_score"]] = obs["your_round_score"] / scale
@@ -207,16 +210,16 @@ class SQuarrelsEncoder(Encoder):
         placed[GOLDEN] += discard.get("golden", 0)
 
         for s in obs["to_act"]:
-            out[at["seat_to_act"] + rel[s]] = 1
+            out[at["seat_to_act"] + rel[s]] = 1.0
         if obs["active"] is not None:
-            out[at["seat_active"] + rel[obs["active"]]] = 1
+            out[at["seat_active"] + rel[obs["active"]]] = 1.0
         if obs["dealer"] is not None:
-            out[at["seat_dealer"] + rel[obs["dealer"]]] = 1
+            out[at["seat_dealer"] + rel[obs["dealer"]]] = 1.0
         for s in obs["winners"]:
-            out[at["seat_winner"] + rel[s]] = 1
+            out[at["seat_winner"] + rel[s]] = 1.0
         last_round = obs["last_round_scores"]
         if last_round is not None:
-            out[at["last_round_known"]] = 1
+            out[at["last_round_known"]] = 1.0
         sizes_at = at["seat_hand_size"]
         totals_at = at["seat_total"]
         last_at = at["seat_last_round"]
@@ -260,19 +263,19 @@ class SQuarrelsEncoder(Encoder):
 
         quarrel = obs["quarrel"]
         if quarrel is not None:
-            out[at["quarrel_on"]] = 1
-            out[at["quarrel_drawer"] + rel[quarrel["drawer"]]] = 1
+            out[at["quarrel_on"]] = 1.0
+            out[at["quarrel_drawer"] + rel[quarrel["drawer"]]] = 1.0
             for s in quarrel["live"]:
-                out[at["quarrel_live"] + rel[s]] = 1
+                out[at["quarrel_live"] + rel[s]] = 1.0
             for s in quarrel["committed"]:
-                out[at["quarrel_committed"] + rel[s]] = 1
+                out[at["quarrel_committed"] + rel[s]] = 1.0
             for play in quarrel["pot"]:
                 kind = NAME_TO_CARD[play["card"]]
                 out[at["quarrel_pot"] + rel[play["seat"]] * HAND_KINDS + kind] += 1
                 placed[kind] += 1
             if quarrel["your_play"] is not None:
                 kind = NAME_TO_CARD[quarrel["your_play"]]
-                out[at["quarrel_your_play"] + kind] = 1
+                out[at["quarrel_your_play"] + kind] = 1.0
                 placed[kind] += 1
         if obs["golden_out_of_match"]:
             placed[GOLDEN] = COUNTS[GOLDEN]
@@ -283,16 +286,16 @@ class SQuarrelsEncoder(Encoder):
 
         race = obs["race"]
         if race is not None:
-            out[at["race_on"]] = 1
-            out[at["race_drawer"] + rel[race["drawer"]]] = 1
+            out[at["race_on"]] = 1.0
+            out[at["race_drawer"] + rel[race["drawer"]]] = 1.0
             for s in race["eligible"]:
-                out[at["race_eligible"] + rel[s]] = 1
+                out[at["race_eligible"] + rel[s]] = 1.0
             for s in race["passed"]:
-                out[at["race_passed"] + rel[s]] = 1
+                out[at["race_passed"] + rel[s]] = 1.0
             for s in race["committed"]:
-                out[at["race_committed"] + rel[s]] = 1
+                out[at["race_committed"] + rel[s]] = 1.0
             if race["your_answer"] is not None:
-                out[at["race_your_answer"] + ("slap", "pass").index(race["your_answer"])] = 1
+                out[at["race_your_answer"] + ("slap", "pass").index(race["your_answer"])] = 1.0
 
 
 def encoder(game: Game[Any], players: int) -> Encoder:
