@@ -260,24 +260,26 @@ class BarrellEncoder(Encoder):
         rel = self._rels[me]
         bit = CARD_BIT  # name -> the card's bit; None (a face-down card the observer cannot see) -> 0
 
+        # A card set's mask: the sum of its cards' bits (most sets are empty: the test is cheaper than the sum).
         hand_names = obs["hand"] or []
-        hand = sum(map(bit.__getitem__, hand_names))
-        discard = sum(map(bit.__getitem__, obs["discard"]))
-        queen_zone = sum(map(bit.__getitem__, obs["queen_zone"]))
-        cancelled = sum(map(bit.__getitem__, obs["cancelled"]))
-        aside = sum(map(bit.__getitem__, obs["aside"] or []))
-        seen = hand | discard | queen_zone | cancelled | aside
+        seen = sum(map(bit.__getitem__, hand_names))
         flags = self._flags
         ones = (
             self._phase[obs["phase"]]
             | self._decision[obs["decision"]]
-            | hand << self._hand
-            | discard << self._discard
-            | queen_zone << self._queen_zone
-            | cancelled << self._cancelled
-            | aside << self._aside
             | flags["seat_first"][rel[obs["first_player"]]]
+            | seen << self._hand
         )
+        for names, offset in (
+            (obs["discard"], self._discard),
+            (obs["queen_zone"], self._queen_zone),
+            (obs["cancelled"], self._cancelled),
+            (obs["aside"], self._aside),
+        ):
+            if names:
+                mask = sum(map(bit.__getitem__, names))
+                seen |= mask
+                ones |= mask << offset
         if obs["terminal"]:
             ones |= self._terminal
         if obs["jack_of_diamonds"]:
@@ -345,9 +347,12 @@ class BarrellEncoder(Encoder):
             field = fields[s]
             field_cards = list(map(_slot_card, field))
             field_mask = sum(map(bit.__getitem__, field_cards))
-            known = sum(map(bit.__getitem__, known_in_hands[s]))
-            seen |= field_mask | known
-            ones |= field_mask << self._seat_field[r] | known << self._seat_known[r]
+            seen |= field_mask
+            ones |= field_mask << self._seat_field[r]
+            if known_in_hands[s]:
+                known = sum(map(bit.__getitem__, known_in_hands[s]))
+                seen |= known
+                ones |= known << self._seat_known[r]
             if recalled[s]:
                 recall = sum(map(bit.__getitem__, recalled[s]))
                 seen |= recall
