@@ -28,6 +28,11 @@ _B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTE_NAMES
 #: includes every seat of the ``viewer`` mask, else to 0.
 _SEES: Final = tuple(bytes(known & viewer == viewer for known in range(256)) for viewer in range(1 << MAX_SEATS))
 
+#: ``_SEAT_FLAGS[n][mask]``: for each of ``n`` seats, whether its bit is set in the seat mask.
+_SEAT_FLAGS: Final = tuple(
+    tuple(tuple(mask >> p & 1 == 1 for p in range(n)) for mask in range(1 << n)) for n in range(MAX_SEATS + 1)
+)
+
 
 def names_of(mask: int) -> list[str]:
     """The names of the cards in a bit mask, ascending (a new list): one table lookup per byte of the mask."""
@@ -64,13 +69,15 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
     else:
         hand_sizes = list(map(int.bit_count, hands))
         aside_sizes = list(map(int.bit_count, aside))
-        known_in_hands = [names_of(held & sees) for held in hands]
+        known_in_hands = [names_of(held & sees) if held & sees else [] for held in hands]
     face_up = state.face_up
     shown = face_up | sees
-    fields = [
-        [{"card": NAMES[c] if shown >> c & 1 else None, "face_up": face_up >> c & 1 == 1} for c in field]
-        for field in state.fields
-    ]
+    fields = []
+    for field in state.fields:  # loops, not nested comprehensions: each comprehension is a call in 3.11
+        slots = []
+        for c in field:
+            slots.append({"card": NAMES[c] if shown >> c & 1 else None, "face_up": face_up >> c & 1 == 1})
+        fields.append(slots)
     committed = None
     if state.need:
         committed = [bool(state.committed >> p & 1) if state.need >> p & 1 else None for p in range(n)]
@@ -89,7 +96,7 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
         "active": state.active if state.active >= 0 else None,
         "wins": state.wins[:],
         "drawn_streak": state.drawn_streak,
-        "passed": [state.passed >> p & 1 == 1 for p in range(n)],
+        "passed": list(_SEAT_FLAGS[n][state.passed]),
         "hand": None if seat is None else names_of(hands[seat]),
         "aside": None if seat is None else names_of(aside[seat]) if aside[seat] else [],
         "hand_sizes": hand_sizes,
