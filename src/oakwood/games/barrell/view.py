@@ -10,6 +10,8 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Final
 
+from oakwood.engine import Decision
+
 from .actions import MAX_SEATS
 from .cards import BIT, DECK_SIZE, NAMES
 from .phases import HEARTS, MULLIGAN_PHASE, OVER
@@ -27,7 +29,8 @@ _B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTE_NAMES
 #: ``_SEES[viewer]``: a ``bytes.translate`` table mapping a ``known`` mask (a seat mask, below 256) to 1 when it
 #: includes every seat of the ``viewer`` mask, else to 0.
 _SEES: Final = tuple(bytes(known & viewer == viewer for known in range(256)) for viewer in range(1 << MAX_SEATS))
-
+#: The text of each decision (what ``str`` gives, looked up rather than computed).
+_DECISION_TEXT: Final = {decision: str(decision) for decision in Decision}
 #: ``_SEAT_FLAGS[n][mask]``: for each of ``n`` seats, whether its bit is set in the seat mask.
 _SEAT_FLAGS: Final = tuple(
     tuple(tuple(mask >> p & 1 == 1 for p in range(n)) for mask in range(1 << n)) for n in range(MAX_SEATS + 1)
@@ -85,7 +88,7 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
         "game": "barrell",
         "seat": seat,
         "players": n,
-        "decision": str(state.decision),
+        "decision": _DECISION_TEXT[state._decision()],
         "to_act": list(state.to_act()),
         "phase": phase,
         "scores": state._scores(),

@@ -209,10 +209,6 @@ class BarrellEncoder(Encoder):
         self._unseen = at["unseen"]
         self._my_gift = at["my_gift"]
         self._gift_slots = {NAMES[card]: at.get("my_gifts", 0) + i * n for i, card in enumerate(GIFTABLE_CARDS)}
-        self._seat_field = [at["seat_field"] + r * DECK_SIZE for r in range(n)]
-        self._seat_known = [at["seat_known"] + r * DECK_SIZE for r in range(n)]
-        self._seat_recalled = [at["seat_recalled"] + r * DECK_SIZE for r in range(n)]
-        self._seat_to_give = [at["seat_to_give"] + r * DECK_SIZE for r in range(n)]
         self._seat_covered = at.get("seat_covered", -1)
         self._covered = at.get("covered", -1)
         # Each per-seat flag's bit, by block.
@@ -228,8 +224,21 @@ class BarrellEncoder(Encoder):
         )
         if at["hand_ranks"] != at["hand_suits"] + SUIT_COUNT:
             raise AssertionError("hand_ranks must follow hand_suits")
-        #: ``_orders[me]``: the seats in block order (block ``r`` is seat ``(me + r) % n``).
-        self._orders = [[(me + r) % n for r in range(n)] for me in range(n)]
+        #: ``_blocks[me]``: each seat in block order (block ``r`` is seat ``(me + r) % n``) with the offsets of
+        #: its seat_field, seat_known, seat_recalled and seat_to_give blocks.
+        self._blocks = [
+            [
+                (
+                    (me + r) % n,
+                    at["seat_field"] + r * DECK_SIZE,
+                    at["seat_known"] + r * DECK_SIZE,
+                    at["seat_recalled"] + r * DECK_SIZE,
+                    at["seat_to_give"] + r * DECK_SIZE,
+                )
+                for r in range(n)
+            ]
+            for me in range(n)
+        ]
         self._rels = [relative_seats(me, n) for me in range(n)]
 
     def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
@@ -258,11 +267,11 @@ class BarrellEncoder(Encoder):
         seat = obs["seat"]
         me = 0 if seat is None else seat
         rel = self._rels[me]
-        bit = CARD_BIT  # name -> the card's bit; None (a face-down card the observer cannot see) -> 0
+        card_bit = CARD_BIT.__getitem__  # name -> the card's bit; None (a card the observer cannot see) -> 0
 
         # A card set's mask: the sum of its cards' bits (most sets are empty: the test is cheaper than the sum).
         hand_names = obs["hand"] or []
-        seen = sum(map(bit.__getitem__, hand_names))
+        seen = sum(map(card_bit, hand_names))
         flags = self._flags
         ones = (
             self._phase[obs["phase"]]
@@ -277,7 +286,7 @@ class BarrellEncoder(Encoder):
             (obs["aside"], self._aside),
         ):
             if names:
-                mask = sum(map(bit.__getitem__, names))
+                mask = sum(map(card_bit, names))
                 seen |= mask
                 ones |= mask << offset
         if obs["terminal"]:
@@ -343,24 +352,24 @@ class BarrellEncoder(Encoder):
         known_in_hands = obs["known_in_hands"]
         recalled = obs["recalled"]
         to_give = obs["to_give"]
-        for r, s in enumerate(self._orders[me]):
+        for s, field_at, known_at, recalled_at, to_give_at in self._blocks[me]:
             field = fields[s]
             field_cards = list(map(_slot_card, field))
-            field_mask = sum(map(bit.__getitem__, field_cards))
+            field_mask = sum(map(card_bit, field_cards))
             seen |= field_mask
-            ones |= field_mask << self._seat_field[r]
+            ones |= field_mask << field_at
             if known_in_hands[s]:
-                known = sum(map(bit.__getitem__, known_in_hands[s]))
+                known = sum(map(card_bit, known_in_hands[s]))
                 seen |= known
-                ones |= known << self._seat_known[r]
+                ones |= known << known_at
             if recalled[s]:
-                recall = sum(map(bit.__getitem__, recalled[s]))
+                recall = sum(map(card_bit, recalled[s]))
                 seen |= recall
-                ones |= recall << self._seat_recalled[r]
+                ones |= recall << recalled_at
             if to_give is not None:
-                giving = sum(map(bit.__getitem__, to_give[s]))
+                giving = sum(map(card_bit, to_give[s]))
                 seen |= giving
-                ones |= giving << self._seat_to_give[r]
+                ones |= giving << to_give_at
             aside_size = aside_sizes[s]
             numbers += (  # SEAT_NUMBERS
                 wins[s] / WINS_TO_WIN,
@@ -378,7 +387,7 @@ class BarrellEncoder(Encoder):
             for s, covered in enumerate(obs["before_jack_of_diamonds"]):
                 covered_slots.append((rel[s], sum(covered) / HAND_SIZE))
                 covered_cards |= sum(
-                    bit[slot["card"]] for slot, c in zip(fields[s], covered, strict=True) if c and slot["card"]
+                    CARD_BIT[slot["card"]] for slot, c in zip(fields[s], covered, strict=True) if c and slot["card"]
                 )
             seen |= covered_cards
             ones |= covered_cards << self._covered
