@@ -46,10 +46,9 @@ def names_of(mask: int) -> list[str]:
 def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (``None``: a spectator)."""
     n = state.num_players
-    options = state.game.options
     viewer = state.all_seats if seat is None else 1 << seat
     phase = state.phase
-    simultaneous_mulligan = phase == MULLIGAN_PHASE and options.mulligan_mode == "simultaneous"
+    simultaneous_mulligan = phase == MULLIGAN_PHASE and state.game.simultaneous_mulligan
     # The cards the viewer sees, as a mask: those whose ``known`` mask includes every viewing seat (one byte per
     # card, translated to 1 or 0, picks the cards' bits).
     sees = sum(compress(BIT, bytes(state.known).translate(_SEES[viewer])))
@@ -119,7 +118,7 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
         "battle_scores": None if state.battle_scores is None else state.battle_scores[:],
         "battle_winners": state.battle_winners[:],
     }
-    if options.jod_scope == "cards_on_table_only" and state.jd_active:
+    if state.jd_active and state.game.options.jod_scope == "cards_on_table_only":
         # Which slots were already on the table when the J♦ came is public (the identities are not).
         obs["before_jack_of_diamonds"] = [[bool(state.jd_cover & BIT[c]) for c in f] for f in state.fields]
     if seat is not None and phase == HEARTS:

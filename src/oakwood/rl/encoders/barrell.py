@@ -193,7 +193,7 @@ class BarrellEncoder(Encoder):
         at = {f.name: f.offset for f in layout.fields}
         self._size = layout.size
         self._bytes = (layout.size + 7) // 8
-        # ``fill`` sets every 0/1 entry as a bit of one integer (bit i is entry i): each flag's bit, and the
+        # ``encode`` sets every 0/1 entry as a bit of one integer (bit i is entry i): each flag's bit, and the
         # offset each card set's 54-bit mask is shifted by.
         self._phase = {phase: 1 << at["phase"] + i for i, phase in enumerate(PHASES)}
         self._decision = {decision: 1 << at["decision"] + i for i, decision in enumerate(DECISIONS)}
