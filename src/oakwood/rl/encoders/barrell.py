@@ -41,27 +41,19 @@ SUIT_COUNT = 5  # clubs, diamonds, hearts, spades, and the Jokers as a fifth "su
 RANK_COUNT = 14  # A … K, and the Jokers
 
 
-#: The per-seat fields, each ``players`` wide, one after the other in the layout from ``seat_to_act``.
-SEAT_FIELDS = (
+#: The per-seat fields that are flags (0 or 1), each ``players`` wide.
+SEAT_FLAGS = (
     "seat_to_act",
     "seat_active",
     "seat_first",
     "seat_passed",
-    "seat_wins",
     "seat_winner",
     "seat_battle_winner",
-    "seat_hand_size",
-    "seat_aside_size",
     "seat_aside_hidden",
     "seat_must_commit",
     "seat_committed",
-    "seat_provisional",
-    "seat_battle_score",
-    "seat_field_size",
-    "seat_field_face_up",
-    "seat_field_hidden",
 )
-#: The per-seat fields that are not flags, in the order ``fill`` lists their values.
+#: The other per-seat fields, in the order ``_entries`` lists their values.
 SEAT_NUMBERS = (
     "seat_wins",
     "seat_hand_size",
@@ -212,18 +204,17 @@ class BarrellEncoder(Encoder):
         self._seat_covered = at.get("seat_covered", -1)
         self._covered = at.get("covered", -1)
         # Each per-seat flag's bit, by block.
-        self._flags = {name: [1 << at[name] + r for r in range(n)] for name in SEAT_FIELDS if name not in SEAT_NUMBERS}
+        self._flags = {name: [1 << at[name] + r for r in range(n)] for name in SEAT_FLAGS}
         # Every other number is written at once, in this order: battle, drawn_streak, deck_size, the hand
         # counts, hand_size, then each block's SEAT_NUMBERS.
         self._numbers = np.array(
             [at["battle"], at["drawn_streak"], at["deck_size"]]
-            + list(range(at["hand_suits"], at["hand_suits"] + HAND_COUNTS))
+            + list(range(at["hand_suits"], at["hand_suits"] + SUIT_COUNT))
+            + list(range(at["hand_ranks"], at["hand_ranks"] + RANK_COUNT))
             + [at["hand_size"]]
             + [at[name] + r for r in range(n) for name in SEAT_NUMBERS],
             dtype=np.intp,
         )
-        if at["hand_ranks"] != at["hand_suits"] + SUIT_COUNT:
-            raise AssertionError("hand_ranks must follow hand_suits")
         #: ``_blocks[me]``: each seat in block order (block ``r`` is seat ``(me + r) % n``) with the offsets of
         #: its seat_field, seat_known, seat_recalled and seat_to_give blocks.
         self._blocks = [
