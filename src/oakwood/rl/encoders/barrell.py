@@ -10,6 +10,7 @@ field's meaning (battle scores may be negative); flags and one-hots are 0 or 1.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from numpy.typing import NDArray
 
 from oakwood.engine import Game
 from oakwood.games.barrell.actions import GIFTABLE_CARDS
-from oakwood.games.barrell.cards import BY_NAME, DECK_SIZE, HAND_SIZE, RANK, SUIT
+from oakwood.games.barrell.cards import DECK_SIZE, HAND_SIZE, NAMES, RANK, SUIT
 from oakwood.games.barrell.phases import (
     HEARTS,
     JOKERS,
@@ -40,8 +41,44 @@ SUIT_COUNT = 5  # clubs, diamonds, hearts, spades, and the Jokers as a fifth "su
 RANK_COUNT = 14  # A … K, and the Jokers
 
 
-def _card_ids(names: list[str]) -> list[int]:
-    return [BY_NAME[name] for name in names]
+#: The per-seat fields that are flags (0 or 1), each ``players`` wide.
+SEAT_FLAGS = (
+    "seat_to_act",
+    "seat_active",
+    "seat_first",
+    "seat_passed",
+    "seat_winner",
+    "seat_battle_winner",
+    "seat_aside_hidden",
+    "seat_must_commit",
+    "seat_committed",
+)
+#: The other per-seat fields, in the order ``_entries`` lists their values.
+SEAT_NUMBERS = (
+    "seat_wins",
+    "seat_hand_size",
+    "seat_aside_size",
+    "seat_provisional",
+    "seat_battle_score",
+    "seat_field_size",
+    "seat_field_face_up",
+    "seat_field_hidden",
+)
+#: A card name's bit in a 54-bit card-set mask (bit = card id); ``None``, a card the observer cannot identify,
+#: adds nothing. A card is in one place once, so a set's mask is the sum of its cards' bits.
+CARD_BIT: dict[str | None, int] = {name: 1 << card for card, name in enumerate(NAMES)} | {None: 0}
+ALL_CARDS = (1 << DECK_SIZE) - 1
+HAND_COUNTS = SUIT_COUNT + RANK_COUNT  # hand_suits, then hand_ranks
+#: A card name's share of the hand counts, one byte per count: a 1 in its suit's byte (the Jokers last) and
+#: a 1 in its rank's byte (after the suits; the Jokers last). The sum over a hand, as HAND_COUNTS little-endian
+#: bytes, is the counts themselves (no count reaches 256).
+HAND_COUNT: dict[str, int] = {
+    name: 1 << 8 * (SUIT[card] if SUIT[card] >= 0 else SUIT_COUNT - 1)
+    | 1 << 8 * (SUIT_COUNT + (RANK[card] - 1 if RANK[card] else RANK_COUNT - 1))
+    for card, name in enumerate(NAMES)
+}
+_slot_card = itemgetter("card")
+_slot_face_up = itemgetter("face_up")
 
 
 class BarrellEncoder(Encoder):
@@ -145,96 +182,208 @@ class BarrellEncoder(Encoder):
                 f"identified cards on the table before the Jack of Diamonds: {CARDS_TEXT}",
             )
         super().__init__(game, players, layout)
-        self._at = {f.name: f.offset for f in layout.fields}
-        self._giftable = {card: i for i, card in enumerate(GIFTABLE_CARDS)}
+        at = {f.name: f.offset for f in layout.fields}
+        self._size = layout.size
+        self._bytes = (layout.size + 7) // 8
+        # ``encode`` sets every 0/1 entry as a bit of one integer (bit i is entry i): each flag's bit, and the
+        # offset each card set's 54-bit mask is shifted by.
+        self._phase = {phase: 1 << at["phase"] + i for i, phase in enumerate(PHASES)}
+        self._decision = {decision: 1 << at["decision"] + i for i, decision in enumerate(DECISIONS)}
+        self._terminal = 1 << at["terminal"]
+        self._jack_of_diamonds = 1 << at["jack_of_diamonds"]
+        self._provisional_known = 1 << at["provisional_known"]
+        self._battle_scores_known = 1 << at["battle_scores_known"]
+        self._discard = at["discard"]
+        self._queen_zone = at["queen_zone"]
+        self._cancelled = at["cancelled"]
+        self._hand = at["hand"]
+        self._aside = at["aside"]
+        self._unseen = at["unseen"]
+        self._my_gift = at["my_gift"]
+        self._gift_slots = {NAMES[card]: at.get("my_gifts", 0) + i * n for i, card in enumerate(GIFTABLE_CARDS)}
+        self._seat_covered = at.get("seat_covered", -1)
+        self._covered = at.get("covered", -1)
+        # Each per-seat flag's bit, by block.
+        self._flags = {name: [1 << at[name] + r for r in range(n)] for name in SEAT_FLAGS}
+        # Every other number is written at once, in this order: battle, drawn_streak, deck_size, the hand
+        # counts, hand_size, then each block's SEAT_NUMBERS.
+        self._numbers = np.array(
+            [at["battle"], at["drawn_streak"], at["deck_size"]]
+            + list(range(at["hand_suits"], at["hand_suits"] + SUIT_COUNT))
+            + list(range(at["hand_ranks"], at["hand_ranks"] + RANK_COUNT))
+            + [at["hand_size"]]
+            + [at[name] + r for r in range(n) for name in SEAT_NUMBERS],
+            dtype=np.intp,
+        )
+        #: ``_blocks[me]``: each seat in block order (block ``r`` is seat ``(me + r) % n``) with the offsets of
+        #: its seat_field, seat_known, seat_recalled and seat_to_give blocks.
+        self._blocks = [
+            [
+                (
+                    (me + r) % n,
+                    at["seat_field"] + r * DECK_SIZE,
+                    at["seat_known"] + r * DECK_SIZE,
+                    at["seat_recalled"] + r * DECK_SIZE,
+                    at["seat_to_give"] + r * DECK_SIZE,
+                )
+                for r in range(n)
+            ]
+            for me in range(n)
+        ]
+        self._rels = [relative_seats(me, n) for me in range(n)]
+
+    def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
+        """The tensor of one observation (a new array).
+
+        Every entry that is 0 or 1 (card sets, one-hots, flags) is a bit of one integer, unpacked into the new
+        tensor at once; every other number is then written with one indexed assignment.
+        """
+        ones, numbers, covered_slots = self._entries(observation)
+        out = np.unpackbits(np.frombuffer(ones.to_bytes(self._bytes, "little"), np.uint8), bitorder="little")
+        tensor = out[: self._size].astype(np.float32)
+        tensor[self._numbers] = numbers
+        for r, value in covered_slots:
+            tensor[self._seat_covered + r] = value
+        return tensor
 
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
         """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``."""
-        at = self._at
-        n = self.players
+        out[:] = self.encode(observation)
+
+    def _entries(self, observation: Mapping[str, Any]) -> tuple[int, list[float], list[tuple[int, float]]]:
+        """The tensor of ``observation`` in three parts: the integer whose bit ``i`` is entry ``i`` for every
+        entry that is 0 or 1; the values of the other numbers, in ``_numbers`` order; and the seat_covered
+        entries (block, value) of the cards_on_table_only variant."""
         obs = observation
         seat = obs["seat"]
         me = 0 if seat is None else seat
-        rel = relative_seats(me, n)  # seat -> block index
-        seen = [False] * DECK_SIZE
+        rel = self._rels[me]
+        card_bit = CARD_BIT.__getitem__  # name -> the card's bit; None (a card the observer cannot see) -> 0
 
-        def cards(name: str, names: list[str], block: int = 0) -> None:
-            base = at[name] + block * DECK_SIZE
-            for card in _card_ids(names):
-                out[base + card] = 1
-                seen[card] = True
-
-        out[at["phase"] + PHASES.index(obs["phase"])] = 1
-        out[at["decision"] + DECISIONS.index(obs["decision"])] = 1
-        out[at["terminal"]] = float(obs["terminal"])
-        out[at["battle"]] = min(obs["battle"] / BATTLE_SCALE, 1.0)
-        out[at["drawn_streak"]] = obs["drawn_streak"] / self.drawn_limit
-        out[at["deck_size"]] = obs["deck_size"] / DECK_SIZE
-        out[at["jack_of_diamonds"]] = float(obs["jack_of_diamonds"])
-        cards("discard", obs["discard"])
-        cards("queen_zone", obs["queen_zone"])
-        cards("cancelled", obs["cancelled"])
-
-        hand = obs["hand"] or []
-        cards("hand", hand)
-        for card in _card_ids(hand):
-            suit = SUIT[card]
-            out[at["hand_suits"] + (suit if suit >= 0 else SUIT_COUNT - 1)] += 1
-            rank = RANK[card]
-            out[at["hand_ranks"] + (rank - 1 if rank else RANK_COUNT - 1)] += 1
-        out[at["hand_size"]] = len(hand) / HAND_SIZE
-        cards("aside", obs["aside"] or [])
+        # A card set's mask: the sum of its cards' bits (most sets are empty: the test is cheaper than the sum).
+        hand_names = obs["hand"] or []
+        seen = sum(map(card_bit, hand_names))
+        flags = self._flags
+        ones = (
+            self._phase[obs["phase"]]
+            | self._decision[obs["decision"]]
+            | flags["seat_first"][rel[obs["first_player"]]]
+            | seen << self._hand
+        )
+        for names, offset in (
+            (obs["discard"], self._discard),
+            (obs["queen_zone"], self._queen_zone),
+            (obs["cancelled"], self._cancelled),
+            (obs["aside"], self._aside),
+        ):
+            if names:
+                mask = sum(map(card_bit, names))
+                seen |= mask
+                ones |= mask << offset
+        if obs["terminal"]:
+            ones |= self._terminal
+        if obs["jack_of_diamonds"]:
+            ones |= self._jack_of_diamonds
+        provisional = obs["provisional_scores"]
+        if provisional is not None:
+            ones |= self._provisional_known
+        battle_scores = obs["battle_scores"]
+        if battle_scores is not None:
+            ones |= self._battle_scores_known
         if "my_gift" in obs:
-            out[at["my_gift"] + rel[obs["my_gift"]]] = 1
+            ones |= 1 << self._my_gift + rel[obs["my_gift"]]
         if self.split_gifts:
             for name, target in obs.get("my_gifts", {}).items():
-                out[at["my_gifts"] + self._giftable[BY_NAME[name]] * n + rel[target]] = 1
-
-        provisional = obs["provisional_scores"]
-        out[at["provisional_known"]] = float(provisional is not None)
-        battle_scores = obs["battle_scores"]
-        out[at["battle_scores_known"]] = float(battle_scores is not None)
+                ones |= 1 << self._gift_slots[name] + rel[target]
+        # The per-seat flags, seat by seat where they hold (most do not).
+        to_act = flags["seat_to_act"]
+        for s in obs["to_act"]:
+            ones |= to_act[rel[s]]
+        active = obs["active"]
+        if active is not None:
+            ones |= flags["seat_active"][rel[active]]
+        winner = flags["seat_winner"]
+        for s in obs["winners"]:
+            ones |= winner[rel[s]]
+        battle_winner = flags["seat_battle_winner"]
+        for s in obs["battle_winners"]:
+            ones |= battle_winner[rel[s]]
+        passed = obs["passed"]
+        if any(passed):
+            passed_flag = flags["seat_passed"]
+            for s, flag in enumerate(passed):
+                if flag:
+                    ones |= passed_flag[rel[s]]
+        aside_sizes = obs["aside_sizes"]
+        if None in aside_sizes:
+            hidden = flags["seat_aside_hidden"]
+            for s, size in enumerate(aside_sizes):
+                if size is None:
+                    ones |= hidden[rel[s]]
         committed = obs["committed"]
-        for s in range(n):
-            r = rel[s]
-            out[at["seat_to_act"] + r] = float(s in obs["to_act"])
-            out[at["seat_active"] + r] = float(s == obs["active"])
-            out[at["seat_first"] + r] = float(s == obs["first_player"])
-            out[at["seat_passed"] + r] = float(obs["passed"][s])
-            out[at["seat_wins"] + r] = obs["wins"][s] / WINS_TO_WIN
-            out[at["seat_winner"] + r] = float(s in obs["winners"])
-            out[at["seat_battle_winner"] + r] = float(s in obs["battle_winners"])
-            out[at["seat_hand_size"] + r] = obs["hand_sizes"][s] / HAND_SIZE
-            aside = obs["aside_sizes"][s]
-            if aside is None:
-                out[at["seat_aside_hidden"] + r] = 1
-            else:
-                out[at["seat_aside_size"] + r] = aside / MULLIGAN_LIMIT
-            if committed is not None and committed[s] is not None:
-                out[at["seat_must_commit"] + r] = 1
-                out[at["seat_committed"] + r] = float(committed[s])
-            if provisional is not None:
-                out[at["seat_provisional"] + r] = provisional[s] / SCORE_SCALE
-            if battle_scores is not None:
-                out[at["seat_battle_score"] + r] = battle_scores[s] / SCORE_SCALE
-            field = obs["fields"][s]
-            out[at["seat_field_size"] + r] = len(field) / HAND_SIZE
-            out[at["seat_field_face_up"] + r] = sum(slot["face_up"] for slot in field) / HAND_SIZE
-            out[at["seat_field_hidden"] + r] = sum(slot["card"] is None for slot in field) / HAND_SIZE
-            cards("seat_field", [slot["card"] for slot in field if slot["card"] is not None], r)
-            cards("seat_known", obs["known_in_hands"][s], r)
-            cards("seat_recalled", obs["recalled"][s], r)
-            if obs["to_give"] is not None:
-                cards("seat_to_give", obs["to_give"][s], r)
-        if self.covered_slots and "before_jack_of_diamonds" in obs:
+        if committed is not None:
+            must_commit = flags["seat_must_commit"]
+            done = flags["seat_committed"]
+            for s, commit in enumerate(committed):
+                if commit is not None:
+                    ones |= must_commit[rel[s]]
+                    if commit:
+                        ones |= done[rel[s]]
+
+        numbers: list[float] = [
+            min(obs["battle"] / BATTLE_SCALE, 1.0),
+            obs["drawn_streak"] / self.drawn_limit,
+            obs["deck_size"] / DECK_SIZE,
+        ]
+        numbers += sum(map(HAND_COUNT.__getitem__, hand_names)).to_bytes(HAND_COUNTS, "little")
+        numbers.append(len(hand_names) / HAND_SIZE)
+        wins = obs["wins"]
+        hand_sizes = obs["hand_sizes"]
+        fields = obs["fields"]
+        known_in_hands = obs["known_in_hands"]
+        recalled = obs["recalled"]
+        to_give = obs["to_give"]
+        for s, field_at, known_at, recalled_at, to_give_at in self._blocks[me]:
+            field = fields[s]
+            field_cards = list(map(_slot_card, field))
+            field_mask = sum(map(card_bit, field_cards))
+            seen |= field_mask
+            ones |= field_mask << field_at
+            if known_in_hands[s]:
+                known = sum(map(card_bit, known_in_hands[s]))
+                seen |= known
+                ones |= known << known_at
+            if recalled[s]:
+                recall = sum(map(card_bit, recalled[s]))
+                seen |= recall
+                ones |= recall << recalled_at
+            if to_give is not None:
+                giving = sum(map(card_bit, to_give[s]))
+                seen |= giving
+                ones |= giving << to_give_at
+            aside_size = aside_sizes[s]
+            numbers += (  # SEAT_NUMBERS
+                wins[s] / WINS_TO_WIN,
+                hand_sizes[s] / HAND_SIZE,
+                0 if aside_size is None else aside_size / MULLIGAN_LIMIT,
+                0 if provisional is None else provisional[s] / SCORE_SCALE,
+                0 if battle_scores is None else battle_scores[s] / SCORE_SCALE,
+                len(field) / HAND_SIZE,
+                sum(map(_slot_face_up, field)) / HAND_SIZE,
+                field_cards.count(None) / HAND_SIZE,
+            )
+        covered_slots = []
+        if self._covered >= 0 and "before_jack_of_diamonds" in obs:
+            covered_cards = 0
             for s, covered in enumerate(obs["before_jack_of_diamonds"]):
-                field = obs["fields"][s]
-                out[at["seat_covered"] + rel[s]] = sum(covered) / HAND_SIZE
-                cards("covered", [slot["card"] for slot, c in zip(field, covered, strict=True) if c and slot["card"]])
-        base = at["unseen"]
-        for card in range(DECK_SIZE):
-            if not seen[card]:
-                out[base + card] = 1
+                covered_slots.append((rel[s], sum(covered) / HAND_SIZE))
+                covered_cards |= sum(
+                    CARD_BIT[slot["card"]] for slot, c in zip(fields[s], covered, strict=True) if c and slot["card"]
+                )
+            seen |= covered_cards
+            ones |= covered_cards << self._covered
+        ones |= (ALL_CARDS ^ seen) << self._unseen
+        return ones, numbers, covered_slots
 
 
 def encoder(game: Game[Any], players: int) -> Encoder:
