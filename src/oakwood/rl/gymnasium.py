@@ -96,17 +96,16 @@ class MaskCache:
         if actions is not self._codec_actions:  # the codec holds its actions, so their ids stay theirs
             self._codec_actions = actions
             self._index_by_id = {id(action): i for i, action in enumerate(actions)}
+        # Two live objects never share an id, and both the codec and ``legal`` keep theirs alive: an id found
+        # is the codec's own action. -1 marks an equal action built elsewhere, found by value.
         by_id = self._index_by_id
-        index = codec.index
-        indices = []
-        for action in legal:
-            i = by_id.get(id(action))
-            if i is None or actions[i] is not action:  # an equal action built elsewhere
-                i = index[action]
-            indices.append(i)
-        mask = np.zeros(len(actions), dtype=np.int8)
-        mask[indices] = 1
-        mask.flags.writeable = False
+        indices = [by_id.get(id(action), -1) for action in legal]
+        if -1 in indices:
+            indices = [i if i >= 0 else codec.index[action] for i, action in zip(indices, legal, strict=True)]
+        flags = bytearray(len(actions))
+        for i in indices:
+            flags[i] = 1
+        mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only, as it is over immutable bytes
         if len(self._masks) >= self.limit:
             self._masks.clear()
         self._masks[id(legal)] = (legal, mask)
