@@ -165,3 +165,32 @@ def test_make_vec_through_the_registry() -> None:
     assert obs["action_mask"].shape == (2, envs.single_action_space.n)
     assert obs["action_mask"].any(axis=1).all()
     envs.close()
+
+
+def test_mask_cache_marks_the_legal_codec_indices_whoever_built_the_actions() -> None:
+    import copy
+
+    import oakwood
+    from oakwood.rl.gymnasium import MaskCache
+    from oakwood.rl.tensors import action_mask
+
+    game = oakwood.load("barrell")
+    state = game.new_state(3, 4)
+    seat = state.to_act()[0]
+    cache = MaskCache()
+    mask = cache.mask(state, seat)
+    assert np.array_equal(mask, action_mask(game, state, seat)) and mask.sum() == len(state.legal_actions(seat))
+    assert not mask.flags.writeable  # shared between steps: a caller must copy it
+
+    class Rebuilt:
+        """A state whose legal actions are equal copies of the codec's objects, not the objects themselves."""
+
+        def __init__(self) -> None:
+            self.game = game
+
+        def legal_actions(self, seat: int) -> tuple[object, ...]:
+            return tuple(copy.copy(action) for action in state.legal_actions(seat))
+
+    rebuilt = Rebuilt()
+    assert all(a is not b for a, b in zip(rebuilt.legal_actions(seat), state.legal_actions(seat), strict=True))
+    assert np.array_equal(cache.mask(rebuilt, seat), mask)  # type: ignore[arg-type]
