@@ -15,7 +15,7 @@ Every loop plays whole games with uniformly random legal actions (Python's ``ran
   the end. Its steps are the learner's; the opponents' moves between them are paid inside each step, so it is
   read against the engine's steps a seat takes, not compared with the AEC column;
 - **OpenSpiel**: ``pyspiel.load_game("python_oakwood_<game>", {"players": …})`` with random legal actions
-  (chance outcomes by their probabilities, simultaneous nodes with every listed seat's choice at once) and the
+  (uniform chance outcomes, simultaneous nodes with every listed seat's choice at once) and the
   observation tensor of each seat about to act, as an RL loop reads it.
 
 A step is one agent's action (dead-agent ``step(None)`` calls are not counted; at an OpenSpiel simultaneous
@@ -155,9 +155,8 @@ def openspiel_loop(game_name: str, players: int) -> Callable[[int], int]:
         while played < steps:
             state = game.new_initial_state()
             while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, weights)[0])
+                if state.is_chance_node():  # every chance node of these games is uniform (the seed, race order)
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
                 elif state.is_simultaneous_node():
                     choices = []
                     for player in range(players):

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from .helpers import create_table, is_over, open_seat, play_one, update
+from .helpers import create_table, is_over, open_seat, play_one, seq, update
 
 
 def record(page: Page) -> list[dict[str, Any]]:
@@ -63,15 +64,17 @@ def watch_a_game(browser: Browser, live_server: str, game: str, moves: int, **op
     open_seat(player, live_server, table, made["token"])
     open_seat(spectator, live_server, table, None)
     expect(spectator.locator("#status")).to_contain_text("watching")
-    clicks = 0
-    while clicks < moves and not is_over(player):
-        if play_one(player):
-            clicks += 1
-        else:
+    # Play until the table has made ``moves`` moves (the player's and the bots'): counted by the position's seq,
+    # not by clicks, since a click may only select a card or come too late on a loaded machine.
+    deadline = time.monotonic() + 120
+    while seq(player) < moves and not is_over(player):
+        assert time.monotonic() < deadline, f"the table made {seq(player)} of {moves} moves in time"
+        if not play_one(player):
             player.wait_for_timeout(50)
-    player.wait_for_timeout(500)
+    reached = seq(player)
+    spectator.wait_for_function(f"() => window.oakwood.update && window.oakwood.update.seq >= {reached}")
     updates = [f for f in frames if f.get("type") == "update"]
-    assert len(updates) > moves // 2
+    assert len(updates) > 1 and max(f["seq"] for f in updates) >= reached  # the spectator followed every move
     check = check_squarrels_frame if game == "squarrels" else check_barrell_frame
     for frame in updates:
         check(frame)
