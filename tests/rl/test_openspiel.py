@@ -179,10 +179,22 @@ def test_a_turn_based_race_answer_stays_hidden_from_the_others() -> None:
 
 
 def test_the_observation_tensor_has_documented_fields() -> None:
+    from open_spiel.python.observation import make_observation
+
     game = load("barrell", 2)
     state = random_walk(game.new_initial_state(), random.Random(0), 5)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size() == game.encoder.size
     assert game.encoder.describe().startswith("| field |")
+    engine = state.oakwood_state
+    assert engine is not None
+    for seat in range(2):
+        expected = game.encoder.encode(engine.observe(seat))
+        assert np.array_equal(state.observation_tensor(seat), expected)
+        observation = make_observation(game)  # OpenSpiel's Python observation over our observer
+        observation.set_from(state, seat)
+        assert list(observation.dict) == ["observation"] and np.array_equal(observation.tensor, expected)
+        hand = game.encoder.layout.field("hand")  # a field is a slice of the one tensor, found by the layout
+        assert observation.tensor[hand.offset : hand.offset + hand.size].sum() == len(engine.observe(seat)["hand"])
 
 
 @pytest.mark.parametrize(("name", "players"), [("squarrels", 2), ("barrell", 2), ("nutty", 2), ("nutty", 1)])

@@ -365,7 +365,10 @@ class OakwoodObserver:
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.encoder = game.public_encoder if self.public_only else game.encoder
         self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {f.name: self.tensor[f.offset : f.offset + f.size] for f in self.encoder.layout.fields}
+        # One entry: OpenSpiel copies every entry of ``dict`` into its tensor on every call (twice, with the
+        # shape query), so one entry per layout field cost a quarter of a Barrell ``observation_tensor``. The
+        # fields are the encoder's layout (``encoder.layout.field(name)`` gives a field's offset and size).
+        self.dict = {"observation": self.tensor}
 
     def _viewer(self, player: int) -> int | None:
         return None if self.public_only else player
