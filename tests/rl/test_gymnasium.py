@@ -62,6 +62,28 @@ def test_the_default_env_passes_every_check_that_plays_legal_actions(env_id: str
     assert env_checker.data_equivalence(env.step(action), outcome)
 
 
+EVERY_TABLE = [("squarrels", n) for n in range(2, 7)] + [("barrell", n) for n in range(2, 5)]
+EVERY_TABLE += [("nutty", n) for n in range(1, 7)]
+
+
+@pytest.mark.parametrize(("game", "players"), EVERY_TABLE)
+def test_a_whole_episode_at_every_table_size(game: str, players: int) -> None:
+    options = {"single_round": True} if game == "squarrels" else {"max_rounds": 3} if game == "nutty" else {}
+    env = og.OakwoodEnv(game, players=players, seat=players - 1, options=options)
+    rng = np.random.default_rng(players)
+    observation, info = env.reset(seed=players)
+    steps = 0
+    while True:
+        assert env.observation_space.contains(observation)
+        assert np.array_equal(observation["action_mask"], info["action_mask"]) and observation["action_mask"].any()
+        observation, reward, terminated, truncated, info = env.step(legal_random(observation["action_mask"], rng))
+        steps += 1
+        if terminated or truncated:
+            break
+    assert terminated and not truncated and steps > 0
+    assert reward == env.unwrapped.state.returns()[players - 1]
+
+
 def test_an_illegal_action_raises_a_value_error_naming_it() -> None:
     env = og.OakwoodEnv("squarrels", players=3)
     obs, info = env.reset(seed=4)

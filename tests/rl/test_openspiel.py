@@ -20,7 +20,9 @@ SHORT: dict[str, dict[str, Any]] = {
     "barrell": {},
     "nutty": {"max_rounds": "4"},
 }
-CASES = [("squarrels", 2), ("squarrels", 4), ("barrell", 2), ("barrell", 4), ("nutty", 1), ("nutty", 2), ("nutty", 4)]
+#: Every game at every table size it seats.
+CASES = [("squarrels", n) for n in range(2, 7)] + [("barrell", n) for n in range(2, 5)]
+CASES += [("nutty", n) for n in range(1, 7)]
 
 
 def load(name: str, players: int, **params: Any) -> Any:
