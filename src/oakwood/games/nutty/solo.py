@@ -631,10 +631,9 @@ class SoloState(TreeState):
     def _observe(self, seat: int | None) -> dict[str, Any]:
         obs = self.observe_tree(seat)
         phase = self.phase
-        over = phase == "over"
-        # Key by key into the tree's dict (no temporary dict); the hooks ``_decision`` and ``_to_act`` inlined.
-        obs["decision"] = "none" if over else "turn"
-        obs["to_act"] = [] if over else [0]
+        # Key by key into the tree's dict (no temporary dict); the decision's text is its value (``str`` of it).
+        obs["decision"] = self._decision().value
+        obs["to_act"] = list(self._to_act())
         obs["phase"] = phase
         obs["current"] = 0
         obs["result"] = self.result

@@ -559,9 +559,7 @@ class TreeState(State):
         for s, w in enumerate(self.where):  # in seat order, so each card lists its squirrels in seat order
             if w != TRUNK:
                 tree[w // STRIDE][w % STRIDE]["squirrels"].append(s)
-        points = [b + 5 * g for b, g in zip(self.bur_b, self.bur_g, strict=True)]  # ``points``, inlined
-        if self.solo:
-            points = [p + b + 5 * g for p, b, g in zip(points, self.nest_b, self.nest_g, strict=True)]
+        points = [self.points(s) for s in range(self.num_players)]
         boards = [
             {
                 "at": _PLACE_NAMES[w],
@@ -582,7 +580,7 @@ class TreeState(State):
                 strict=True,
             )
         ]  # fmt: skip
-        terminal = self.phase == "over"  # ``_is_terminal``
+        terminal = self._is_terminal()
         return {
             "game": "nutty",
             "mode": "solo" if self.solo else "multiplayer",

@@ -201,8 +201,8 @@ class BarrellEncoder(Encoder):
         self._unseen = at["unseen"]
         self._my_gift = at["my_gift"]
         self._gift_slots = {NAMES[card]: at.get("my_gifts", 0) + i * n for i, card in enumerate(GIFTABLE_CARDS)}
-        self._seat_covered = at.get("seat_covered", -1)
-        self._covered = at.get("covered", -1)
+        self._seat_covered = at.get("seat_covered", 0)  # both fields exist only when ``covered_slots``
+        self._covered = at.get("covered", 0)
         # Each per-seat flag's bit, by block.
         self._flags = {name: [1 << at[name] + r for r in range(n)] for name in SEAT_FLAGS}
         # Every other number is written at once, in this order: battle, drawn_streak, deck_size, the hand
@@ -373,7 +373,7 @@ class BarrellEncoder(Encoder):
                 field_cards.count(None) / HAND_SIZE,
             )
         covered_slots = []
-        if self._covered >= 0 and "before_jack_of_diamonds" in obs:
+        if self.covered_slots and "before_jack_of_diamonds" in obs:
             covered_cards = 0
             for s, covered in enumerate(obs["before_jack_of_diamonds"]):
                 covered_slots.append((rel[s], sum(covered) / HAND_SIZE))

@@ -155,7 +155,7 @@ class SQuarrelsEncoder(Encoder):
 
         Only non-zero numbers are written (``out`` starts at 0): most fields of a position are empty, and each
         store costs more than the test that skips it. Stores go through a memoryview of ``out``: it rounds a
-        float to float32 exactly as numpy's setitem does, at a fraction of the cost (it takes floats only).
+        number to float32 exactly as numpy's setitem does, at a fraction of the cost (it takes no slices).
         """
         at = self._at
         n = self.players
@@ -191,7 +191,7 @@ class SQuarrelsEncoder(Encoder):
         levels_at = at["hand_levels"]
         for kind, count in enumerate(hand):
             if count:
-                out[hand_at + kind] = float(count)
+                out[hand_at + kind] = count
                 if ONE <= kind <= FIVE:  # a Number card: its "holds at least k" levels
                     first = levels_at + (kind - ONE) * SET_SIZE
                     for level in range(first, first + min(count, SET_SIZE)):
