@@ -51,13 +51,19 @@ def _paths(obs: Obs, board: Obs, solo: bool) -> dict[tuple[int, int], tuple[floa
     """
     tree = obs["tree"]
     powers = board["powers"]
+    flying, swinging = "FL" in powers, "SW" in powers
     start = _where(board["at"])
     dist: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {start: (0.0, start)}
+    # The frontier is sorted by cost on every pass (stable, so ties keep their order); the costs sit in their
+    # own dict so the sort's key is a C lookup, not a Python function (the heuristic's hottest loop in search).
+    cost_to = {start: 0.0}
+    by_cost = cost_to.__getitem__
     frontier = [start]
     while frontier:
-        frontier.sort(key=lambda n: dist[n][0])
+        frontier.sort(key=by_cost)
         node = frontier.pop(0)
-        here, first = dist[node]
+        here = cost_to[node]
+        first = dist[node][1]
         limb, pos = node
         if limb < 0:
             steps = [((lb, 0), True) for lb in range(6) if tree[lb]]
@@ -65,25 +71,25 @@ def _paths(obs: Obs, board: Obs, solo: bool) -> dict[tuple[int, int], tuple[floa
             steps = [((-1, -1) if pos == 0 else (limb, pos - 1), False)]
             if pos + 1 < len(tree[limb]):
                 steps.append(((limb, pos + 1), True))
-            if "FL" in powers:
+            if flying:
                 for side in ((limb + 5) % 6, (limb + 1) % 6):
                     if pos < len(tree[side]):
                         steps.append(((side, pos), False))
         for nxt, outward in steps:
             cost = 1.0
             if nxt[0] >= 0:
-                card = tree[nxt[0]][nxt[1]]
-                lateral = limb >= 0 and nxt[0] != limb
-                if card["card"] == "BB":
-                    if (solo and "SW" not in powers) or lateral:
+                card = tree[nxt[0]][nxt[1]]["card"]
+                if card == "BB":
+                    if (solo and not swinging) or (limb >= 0 and nxt[0] != limb):  # lateral onto a Broken Branch
                         continue
-                    cost = 1.0 if "SW" in powers else 2.0
+                    cost = 1.0 if swinging else 2.0
                 if solo:
-                    cost = 0.2 + (1.0 if outward and card["card"] is not None else 0.0)
+                    cost = 1.2 if outward and card is not None else 0.2
             elif solo:
                 cost = 0.2
             total = here + cost
-            if nxt not in dist or total < dist[nxt][0]:
+            if nxt not in cost_to or total < cost_to[nxt]:
+                cost_to[nxt] = total
                 dist[nxt] = (total, nxt if node == start else first)
                 frontier.append(nxt)
     return dist
