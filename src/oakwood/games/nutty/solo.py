@@ -108,18 +108,20 @@ class SoloState(TreeState):
         self._init_base(game, players, seed, start)
         self.solo = True
         self.cards = game.options.cards
-        self._init_tree(1)
         self.phase, self.result, self.actions_taken = "play", "", 0
         if start is None:
             self._setup()
+        else:
+            self._init_tree(1)  # the notation reader fills it
 
     # ================================================================== SETUP (NS-17)
     def _setup(self) -> None:
-        """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
+        """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns.
+
+        Sets every field of the tree and boards itself (``_init_tree`` would make lists only to replace them).
+        """
         options = self.game.options
         slots, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
-        self.market.extend(market)
-        self.box = list(box)
         if len(slots) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
@@ -130,10 +132,11 @@ class SoloState(TreeState):
         # as ``_deal`` deals: six limbs of five from the top (the last item), the rest left as the Leaf Deck.
         deck = list(slots)
         self.rng.shuffle(deck)
-        dealt = deck[-TREE_SIZE:]
-        dealt.reverse()
-        self.limbs = [dealt[i : i + LIMB_LENGTH] for i in range(0, TREE_SIZE, LIMB_LENGTH)]
+        top = deck[: -TREE_SIZE - 1 : -1]  # the dealt cards, top first
+        self.limbs = [top[0:5], top[5:10], top[10:15], top[15:20], top[20:25], top[25:30]]  # LIMB_LENGTH each
         self.deck = [slot[0] for slot in deck[:-TREE_SIZE]]
+        self.out_known, self.out_hidden, self.box, self.market = [], [], list(box), list(market)
+        self._init_boards(1)
         if self.record_events:
             setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
             self._log = (("setup", setup, None, None), self._log)
