@@ -198,18 +198,20 @@ class SoloState(TreeState):
     to_act = _to_act  # no check needed: the hook itself
 
     def _compute_legal(self) -> tuple[Act, ...]:
-        acts = self._actions()
-        acts.sort(key=_ORDER)
-        return tuple(acts)
+        return tuple(self._actions())
 
     def _actions(self) -> list[Act]:
+        """The legal actions, in codec order."""
         phase = self.phase
         if phase != "play":
             if phase == "fools":  # NS-8: settle Fool's Gold first
-                return [A.EXCHANGE[place] for place in self.fools_places(0)]
+                return sorted([A.EXCHANGE[place] for place in self.fools_places(0)], key=_ORDER)
             if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-                return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
-        out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
+                return sorted([A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))], key=_ORDER)
+        out: list[Act] = []
+        # The common cases append in codec order, so the list needs no sort (hashing every action for its codec
+        # index cost a tenth of a random solo game); the branches that may append out of order clear ``tidy``.
+        tidy = True
         # ``moves_from``, ``move_cost``, ``wealth`` and ``carried`` inlined: legal actions are listed once per
         # step, a hot path. A step onto a face-down card is free; onto a face-up one outward costs a point, and
         # only Swinging Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free
@@ -250,6 +252,7 @@ class SoloState(TreeState):
                 out.append(A.BURY["b"])
             if has_g or nest_g:
                 out.append(A.BURY["g"])
+            tidy = not pack and not backpack  # a Backpack's actions come before these in the codec
         else:
             limb, pos = divmod(w, STRIDE)
             cards = limbs[limb]
@@ -266,6 +269,7 @@ class SoloState(TreeState):
                 elif slot[0] != BROKEN or swinging:
                     paid.append((limb, pos + 1))
             if owned and FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
+                tidy = False
                 for side in ((limb + 5) % 6, (limb + 1) % 6):
                     other = limbs[side]
                     if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
@@ -273,6 +277,7 @@ class SoloState(TreeState):
             slot = cards[pos]
             if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
                 out.append(A.FLIP)
+                tidy = False
             if room:
                 if slot[2]:
                     out.append(_GATHER_B)
@@ -283,12 +288,14 @@ class SoloState(TreeState):
             if has_g:
                 out.append(_DROP_G)
             if owned and LASSO in owned:
+                tidy = False
                 for sl, sp in self.lasso_sources(owned, limb, pos):
                     if limbs[sl][sp][2]:
                         out.append(A.LASSO[sl][sp]["b"])
                     if limbs[sl][sp][3]:
                         out.append(A.LASSO[sl][sp]["g"])
         if paid and wealth >= MOVE_COST:
+            tidy = False
             named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
             for limb, pos in paid:
                 out.append(_MOVE[limb][pos])
@@ -304,12 +311,16 @@ class SoloState(TreeState):
             if cheeks_g:
                 out.append(A.PACK["g"])
         if wealth >= PRICE:  # NS-17 h: the market, at any time
+            tidy = False
             ways = payment.alternatives(self, PRICE)
             for power in self.market:
                 for returned in ("",) if len(owned) < 3 else tuple(p for p in owned if p in MARKET):
                     out.append(A.BUY_RETURN[(power, returned)] if returned else A.BUY[power])
                     table = A.BUY_PAY[(power, returned)]
                     out += [table[t] for t in ways]
+        out.append(A.END_GAME)  # NS-17 g: the player may stop at any time
+        if not tidy:
+            out.sort(key=_ORDER)
         return out
 
     def lasso_sources(self, powers: tuple[str, ...], limb: int, pos: int) -> list[tuple[int, int]]:
