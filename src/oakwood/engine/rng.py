@@ -60,7 +60,8 @@ class Rng:
     __slots__ = ("_block", "_block_no", "_key", "counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
-        check_seed(seed)
+        if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # ``check_seed``, called only to raise
+            check_seed(seed)
         if type(counter) is not int or not 0 <= counter <= COUNTER_MAX:
             raise ValueError(f"a generator counter is a whole number between 0 and 2**64 - 1, not {shown(counter)}")
         self.seed = seed
@@ -118,9 +119,13 @@ class Rng:
 
     def take(self, count: int) -> list[int]:
         """The next ``count`` words at once."""
-        out: list[int] = []
         c = self.counter
         end = c + count
+        if count > 0 and c >> 6 == (end - 1) >> 6:  # all from one block, as most draws (a new game's shuffle)
+            self.counter = end
+            last = ((end - 1) & 63) + 1
+            return list(self._words(c >> 6, last)[c & 63 : last])
+        out: list[int] = []
         while c < end:
             stop = min(end, (c | 63) + 1)
             last = ((stop - 1) & 63) + 1  # the words wanted from this block end before word ``last``
