@@ -9,6 +9,7 @@ when nothing is left to gain (``reach.py``), or when the player ends it. Which a
 from __future__ import annotations
 
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import InvalidOptionError, InvariantError
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
 _MOVE = A.MOVE
 _ORDER = A.ORDER.__getitem__
+_KIND = itemgetter(0)  # a slot's kind
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
@@ -56,12 +58,14 @@ _FREE_MOVE_EVENTS = [
     [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
     for limb in range(6)
 ]
-_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {
-    (limb, pos, kind): ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
+# By limb, position and kind: three plain lookups cost less than hashing a (limb, position, kind) key.
+_FLIP_EVENTS: list[list[dict[str, tuple[str, dict[str, Any], None, None]]]] = [
+    [
+        {kind: ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None) for kind in KINDS}
+        for pos in range(LIMB_LENGTH)
+    ]
     for limb in range(6)
-    for pos in range(LIMB_LENGTH)
-    for kind in KINDS
-}
+]
 
 
 @cache
@@ -134,7 +138,7 @@ class SoloState(TreeState):
         self.rng.shuffle(deck)
         top = deck[: -TREE_SIZE - 1 : -1]  # the dealt cards, top first
         self.limbs = [top[0:5], top[5:10], top[10:15], top[15:20], top[20:25], top[25:30]]  # LIMB_LENGTH each
-        self.deck = [slot[0] for slot in deck[:-TREE_SIZE]]
+        self.deck = list(map(_KIND, deck[:-TREE_SIZE]))
         self.out_known, self.out_hidden, self.box, self.market = [], [], list(box), list(market)
         self._init_boards(1)
         if self.record_events:
@@ -382,7 +386,7 @@ class SoloState(TreeState):
         cards = self.limbs[limb]
         kind, _, brown, golden = cards[pos]
         if self.record_events:
-            self._log = (_FLIP_EVENTS[limb, pos, kind], self._log)
+            self._log = (_FLIP_EVENTS[limb][pos][kind], self._log)
         acorns = LEAF_ACORNS.get(kind)
         if acorns is not None:  # a leaf takes its acorns from the supply (``stock_leaf``), nothing more
             add_b, add_g = acorns
