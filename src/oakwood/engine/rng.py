@@ -90,9 +90,10 @@ class Rng:
     def _words(self, block_no: int, need: int = _BLOCK) -> tuple[int, ...]:
         """At least the first ``need`` words of block ``block_no``, cached in ``_block``.
 
-        A fresh block whose first draw ends within its first 42 words hashes only those (half the Keccak
-        work: a solo Nutty game draws just 36 words); a later draw past them hashes the whole block. So
-        ``_block`` may be a prefix, and the one-word paths catch the ``IndexError`` of a word past it.
+        A fresh block whose first draw is a ``take`` ending within its first 42 words hashes only those (half
+        the Keccak work: a solo Nutty game draws just its 36 shuffle keys); a later draw past them hashes the
+        whole block. So ``_block`` may be a prefix, and the one-word draws catch the ``IndexError`` of a word
+        past it (a ``try`` costs nothing until it catches).
         """
         block = self._block
         if block_no == self._block_no and len(block) >= need:
