@@ -8,6 +8,7 @@ when nothing is left to gain (``reach.py``), or when the player ends it. Which a
 
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
@@ -39,6 +40,7 @@ from .cards import (
     composition,
     expand,
 )
+from .options import NuttyOptions
 from .payment import MOVE_COST, PRICE
 from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
 
@@ -47,6 +49,8 @@ if TYPE_CHECKING:
 
 
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+#: The least action limit the options allow: fewer actions never reach the limit, so it is not read before.
+_LIMIT_FLOOR: int = next(f for f in fields(NuttyOptions) if f.name == "solo_max_actions").metadata["minimum"]
 _MOVE = A.MOVE
 _ORDER = A.ORDER.__getitem__
 _KIND = itemgetter(0)  # a slot's kind
@@ -346,7 +350,7 @@ class SoloState(TreeState):
                 self._finish("won", "20 points gathered")
             elif not reach.can_gain(self):
                 self._finish("ended", "nothing left within reach")
-            elif self.actions_taken >= self.game.options.solo_max_actions:
+            elif self.actions_taken >= _LIMIT_FLOOR and self.actions_taken >= self.game.options.solo_max_actions:
                 self._finish("ended", "action limit")
 
     def _do_end_game(self, act: Act) -> None:
