@@ -4,7 +4,9 @@ Output ``i`` of a stream is a pure function of ``(seed, i)``: word ``i % 64`` of
 output for ``(key(seed), i // 64)``. So cloning a state copies a seed and a counter, the same seed always
 yields the same game, the stream can be rebuilt at any position, and no module-level ``random`` state is
 touched. Hashing 64 words at a time in C costs under 0.1 µs a word, several times less than mixing each
-word in Python (splitmix64 in pure Python costs about 0.6 µs).
+word in Python (splitmix64 in pure Python costs about 0.6 µs). SHAKE-128 squeezes 21 words per Keccak
+permutation, and the first words of its output do not depend on how many are asked for, so a short first
+draw from a block may hash just a prefix of it (see ``Rng._words``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import random
 import struct
 from collections.abc import MutableSequence, Sequence
+from operator import itemgetter
 from typing import TypeVar
 
 from .errors import shown
@@ -21,6 +24,9 @@ T = TypeVar("T")
 
 _BLOCK = 64  # words per hash call
 _WORDS = struct.Struct(f"<{_BLOCK}Q").unpack
+#: A prefix of a block: the 42 words of two Keccak permutations (168 bytes each), where a whole block takes four.
+_PREFIX = 42
+_PREFIX_WORDS = struct.Struct(f"<{_PREFIX}Q").unpack
 _BLOCK_INDEX = struct.Struct("<Q").pack
 _EMPTY: tuple[int, ...] = ()
 #: Seeds are integers in [SEED_MIN, SEED_MAX]: far more than any use needs, and short enough to print.
@@ -37,9 +43,15 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+_KEY_HASH = hashlib.blake2b(digest_size=16, person=b"oakwood-rng")
+
+
 def _key(seed: int) -> bytes:
     """A 16-byte key for any integer seed (negative and huge seeds included)."""
-    return hashlib.blake2b(str(seed).encode(), digest_size=16, person=b"oakwood-rng").digest()
+    # BLAKE2b of the seed's decimal digits; copying the prepared hash skips parsing its parameters per seed.
+    digest = _KEY_HASH.copy()
+    digest.update(b"%d" % seed)
+    return digest.digest()
 
 
 class Rng:
@@ -48,7 +60,8 @@ class Rng:
     __slots__ = ("_block", "_block_no", "_key", "counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
-        check_seed(seed)
+        if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # ``check_seed``, called only to raise
+            check_seed(seed)
         if type(counter) is not int or not 0 <= counter <= COUNTER_MAX:
             raise ValueError(f"a generator counter is a whole number between 0 and 2**64 - 1, not {shown(counter)}")
         self.seed = seed
@@ -74,29 +87,50 @@ class Rng:
         twin._block = self._block
         return twin
 
-    def _words(self, block_no: int) -> tuple[int, ...]:
-        if block_no != self._block_no:
-            self._block = _WORDS(hashlib.shake_128(self._key + _BLOCK_INDEX(block_no)).digest(8 * _BLOCK))
-            self._block_no = block_no
-        return self._block
+    def _words(self, block_no: int, need: int = _BLOCK) -> tuple[int, ...]:
+        """At least the first ``need`` words of block ``block_no``, cached in ``_block``.
+
+        A fresh block whose first draw is a ``take`` ending within its first 42 words hashes only those (half
+        the Keccak work: a solo Nutty game draws just its 36 shuffle keys); a later draw past them hashes the
+        whole block. So ``_block`` may be a prefix, and the one-word draws catch the ``IndexError`` of a word
+        past it (a ``try`` costs nothing until it catches).
+        """
+        block = self._block
+        if block_no == self._block_no and len(block) >= need:
+            return block
+        source = hashlib.shake_128(self._key + _BLOCK_INDEX(block_no))
+        if need <= _PREFIX and block_no != self._block_no:  # a fresh block: a prefix may do
+            block = _PREFIX_WORDS(source.digest(8 * _PREFIX))
+        else:
+            block = _WORDS(source.digest(8 * _BLOCK))
+        self._block = block
+        self._block_no = block_no
+        return block
 
     def next_u64(self) -> int:
         """The next 64-bit word."""
         c = self.counter
         self.counter = c + 1
         if c >> 6 == self._block_no:
-            return self._block[c & 63]
+            try:
+                return self._block[c & 63]
+            except IndexError:  # past a prefix of the block (see ``_words``)
+                pass
         return self._words(c >> 6)[c & 63]
 
     def take(self, count: int) -> list[int]:
         """The next ``count`` words at once."""
-        out: list[int] = []
         c = self.counter
         end = c + count
+        if count > 0 and c >> 6 == (end - 1) >> 6:  # all from one block, as most draws (a new game's shuffle)
+            self.counter = end
+            last = ((end - 1) & 63) + 1
+            return list(self._words(c >> 6, last)[c & 63 : last])
+        out: list[int] = []
         while c < end:
-            block = self._words(c >> 6)
             stop = min(end, (c | 63) + 1)
-            out.extend(block[c & 63 : ((stop - 1) & 63) + 1])
+            last = ((stop - 1) & 63) + 1  # the words wanted from this block end before word ``last``
+            out.extend(self._words(c >> 6, last)[c & 63 : last])
             c = stop
         self.counter = end
         return out
@@ -108,7 +142,10 @@ class Rng:
         c = self.counter
         self.counter = c + 1
         if c >> 6 == self._block_no:
-            return (self._block[c & 63] * n) >> 64
+            try:
+                return (self._block[c & 63] * n) >> 64
+            except IndexError:  # past a prefix of the block (see ``_words``)
+                pass
         return (self._words(c >> 6)[c & 63] * n) >> 64
 
     def random(self) -> float:
@@ -129,7 +166,7 @@ class Rng:
             return
         keys = self.take(n)
         order = sorted(range(n), key=keys.__getitem__)
-        items[:] = [items[i] for i in order]
+        items[:] = itemgetter(*order)(items)  # the items in that order (a tuple, gathered in C)
 
     def state(self) -> tuple[int, int]:
         """``(seed, counter)``, enough to rebuild the stream exactly."""

@@ -8,7 +8,9 @@ when nothing is left to gain (``reach.py``), or when the player ends it. Which a
 
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import InvalidOptionError, InvariantError
@@ -38,6 +40,7 @@ from .cards import (
     composition,
     expand,
 )
+from .options import NuttyOptions
 from .payment import MOVE_COST, PRICE
 from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, WIN_POINTS, TreeState, at, is_broken, sort_powers
 
@@ -46,8 +49,11 @@ if TYPE_CHECKING:
 
 
 _PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+#: The least action limit the options allow: fewer actions never reach the limit, so it is not read before.
+_LIMIT_FLOOR: int = next(f for f in fields(NuttyOptions) if f.name == "solo_max_actions").metadata["minimum"]
 _MOVE = A.MOVE
 _ORDER = A.ORDER.__getitem__
+_KIND = itemgetter(0)  # a slot's kind
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
@@ -56,12 +62,14 @@ _FREE_MOVE_EVENTS = [
     [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
     for limb in range(6)
 ]
-_FLIP_EVENTS: dict[tuple[int, int, str], tuple[str, dict[str, Any], None, None]] = {
-    (limb, pos, kind): ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None)
+# By limb, position and kind: three plain lookups cost less than hashing a (limb, position, kind) key.
+_FLIP_EVENTS: list[list[dict[str, tuple[str, dict[str, Any], None, None]]]] = [
+    [
+        {kind: ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None) for kind in KINDS}
+        for pos in range(LIMB_LENGTH)
+    ]
     for limb in range(6)
-    for pos in range(LIMB_LENGTH)
-    for kind in KINDS
-}
+]
 
 
 @cache
@@ -108,18 +116,20 @@ class SoloState(TreeState):
         self._init_base(game, players, seed, start)
         self.solo = True
         self.cards = game.options.cards
-        self._init_tree(1)
         self.phase, self.result, self.actions_taken = "play", "", 0
         if start is None:
             self._setup()
+        else:
+            self._init_tree(1)  # the notation reader fills it
 
     # ================================================================== SETUP (NS-17)
     def _setup(self) -> None:
-        """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns."""
+        """Keep leaves, Owl, Sticky Fingers and Broken Branches; the market takes one of four powers; no acorns.
+
+        Sets every field of the tree and boards itself (``_init_tree`` would make lists only to replace them).
+        """
         options = self.game.options
         slots, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
-        self.market.extend(market)
-        self.box = list(box)
         if len(slots) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
@@ -130,10 +140,11 @@ class SoloState(TreeState):
         # as ``_deal`` deals: six limbs of five from the top (the last item), the rest left as the Leaf Deck.
         deck = list(slots)
         self.rng.shuffle(deck)
-        dealt = deck[-TREE_SIZE:]
-        dealt.reverse()
-        self.limbs = [dealt[i : i + LIMB_LENGTH] for i in range(0, TREE_SIZE, LIMB_LENGTH)]
-        self.deck = [slot[0] for slot in deck[:-TREE_SIZE]]
+        top = deck[: -TREE_SIZE - 1 : -1]  # the dealt cards, top first
+        self.limbs = [top[0:5], top[5:10], top[10:15], top[15:20], top[20:25], top[25:30]]  # LIMB_LENGTH each
+        self.deck = list(map(_KIND, deck[:-TREE_SIZE]))
+        self.out_known, self.out_hidden, self.box, self.market = [], [], list(box), list(market)
+        self._init_boards(1)
         if self.record_events:
             setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
             self._log = (("setup", setup, None, None), self._log)
@@ -195,18 +206,20 @@ class SoloState(TreeState):
     to_act = _to_act  # no check needed: the hook itself
 
     def _compute_legal(self) -> tuple[Act, ...]:
-        acts = self._actions()
-        acts.sort(key=_ORDER)
-        return tuple(acts)
+        return tuple(self._actions())
 
     def _actions(self) -> list[Act]:
+        """The legal actions, in codec order."""
         phase = self.phase
         if phase != "play":
             if phase == "fools":  # NS-8: settle Fool's Gold first
-                return [A.EXCHANGE[place] for place in self.fools_places(0)]
+                return sorted([A.EXCHANGE[place] for place in self.fools_places(0)], key=_ORDER)
             if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-                return [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
-        out: list[Act] = [A.END_GAME]  # NS-17 g: the player may stop at any time
+                return sorted([A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))], key=_ORDER)
+        out: list[Act] = []
+        # The common cases append in codec order, so the list needs no sort (hashing every action for its codec
+        # index cost about 4 % of a random solo game); the branches that may append out of order clear ``tidy``.
+        tidy = True
         # ``moves_from``, ``move_cost``, ``wealth`` and ``carried`` inlined: legal actions are listed once per
         # step, a hot path. A step onto a face-down card is free; onto a face-up one outward costs a point, and
         # only Swinging Squirrel crosses a revealed Broken Branch; inward and sideways (Flying) steps are free
@@ -247,6 +260,7 @@ class SoloState(TreeState):
                 out.append(A.BURY["b"])
             if has_g or nest_g:
                 out.append(A.BURY["g"])
+            tidy = not pack and not backpack  # a Backpack's actions come before these in the codec
         else:
             limb, pos = divmod(w, STRIDE)
             cards = limbs[limb]
@@ -263,6 +277,7 @@ class SoloState(TreeState):
                 elif slot[0] != BROKEN or swinging:
                     paid.append((limb, pos + 1))
             if owned and FLYING in owned:  # sideways: free, never onto a revealed Broken Branch
+                tidy = False
                 for side in ((limb + 5) % 6, (limb + 1) % 6):
                     other = limbs[side]
                     if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
@@ -270,6 +285,7 @@ class SoloState(TreeState):
             slot = cards[pos]
             if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
                 out.append(A.FLIP)
+                tidy = False
             if room:
                 if slot[2]:
                     out.append(_GATHER_B)
@@ -280,12 +296,14 @@ class SoloState(TreeState):
             if has_g:
                 out.append(_DROP_G)
             if owned and LASSO in owned:
+                tidy = False
                 for sl, sp in self.lasso_sources(owned, limb, pos):
                     if limbs[sl][sp][2]:
                         out.append(A.LASSO[sl][sp]["b"])
                     if limbs[sl][sp][3]:
                         out.append(A.LASSO[sl][sp]["g"])
         if paid and wealth >= MOVE_COST:
+            tidy = False
             named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
             for limb, pos in paid:
                 out.append(_MOVE[limb][pos])
@@ -301,12 +319,16 @@ class SoloState(TreeState):
             if cheeks_g:
                 out.append(A.PACK["g"])
         if wealth >= PRICE:  # NS-17 h: the market, at any time
+            tidy = False
             ways = payment.alternatives(self, PRICE)
             for power in self.market:
                 for returned in ("",) if len(owned) < 3 else tuple(p for p in owned if p in MARKET):
                     out.append(A.BUY_RETURN[(power, returned)] if returned else A.BUY[power])
                     table = A.BUY_PAY[(power, returned)]
                     out += [table[t] for t in ways]
+        out.append(A.END_GAME)  # NS-17 g: the player may stop at any time
+        if not tidy:
+            out.sort(key=_ORDER)
         return out
 
     def lasso_sources(self, powers: tuple[str, ...], limb: int, pos: int) -> list[tuple[int, int]]:
@@ -328,7 +350,7 @@ class SoloState(TreeState):
                 self._finish("won", "20 points gathered")
             elif not reach.can_gain(self):
                 self._finish("ended", "nothing left within reach")
-            elif self.actions_taken >= self.game.options.solo_max_actions:
+            elif self.actions_taken >= _LIMIT_FLOOR and self.actions_taken >= self.game.options.solo_max_actions:
                 self._finish("ended", "action limit")
 
     def _do_end_game(self, act: Act) -> None:
@@ -368,7 +390,7 @@ class SoloState(TreeState):
         cards = self.limbs[limb]
         kind, _, brown, golden = cards[pos]
         if self.record_events:
-            self._log = (_FLIP_EVENTS[limb, pos, kind], self._log)
+            self._log = (_FLIP_EVENTS[limb][pos][kind], self._log)
         acorns = LEAF_ACORNS.get(kind)
         if acorns is not None:  # a leaf takes its acorns from the supply (``stock_leaf``), nothing more
             add_b, add_g = acorns

@@ -123,16 +123,22 @@ class TreeState(State):
 
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
-        n = players
         self.limbs = [[], [], [], [], [], []]  # six limbs (a literal: no comprehension frame per game)
         self.deck, self.out_known, self.out_hidden, self.box, self.market = [], [], [], [], []
+        self._init_boards(players)
+
+    def _init_boards(self, players: int) -> None:
+        """Everything but the cards: the full supply, and each squirrel on the trunk with an empty board."""
+        n = players
         self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
         self.where = [TRUNK] * n
-        self.cheeks_b, self.cheeks_g, self.pack = [0] * n, [0] * n, [""] * n
-        self.nest_b, self.nest_g, self.bur_b, self.bur_g = [0] * n, [0] * n, [0] * n, [0] * n
-        self.stick_b, self.stick_g = [0] * n, [0] * n
+        # Copies of one list of zeros: a slice makes one list, where ``[0] * n`` makes two (a new game matters).
+        zeros = [0] * n
+        self.cheeks_b, self.cheeks_g, self.pack = zeros[:], zeros[:], [""] * n
+        self.nest_b, self.nest_g, self.bur_b, self.bur_g = zeros[:], zeros[:], zeros[:], zeros[:]
+        self.stick_b, self.stick_g = zeros[:], zeros[:]
         self.powers = [()] * n
-        self.sappy_next, self.sappy_now = [0] * n, [0] * n
+        self.sappy_next, self.sappy_now = zeros[:], zeros
         self._cache, self._cache_seat = None, NOBODY
 
     def _deal(self, deck: list[str], setup_acorns: bool) -> None:
