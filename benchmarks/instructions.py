@@ -10,6 +10,7 @@ what the loop itself costs per step.
 
     python benchmarks/instructions.py                          # S'Quarrels and the floor (about 2 minutes)
     python benchmarks/instructions.py --games squarrels,barrell --warmup 300 --measured 100
+    python benchmarks/instructions.py --games nutty:1 --warmup 300 --measured 300   # Nutty Squirrels solo
 
 Instructions are not time (the cost of an instruction varies), but at a fixed interpreter fewer
 instructions per step has always meant a faster step here; see benchmarks/README.md.
@@ -67,7 +68,8 @@ def child(case: str, warmup: int, measured: int) -> None:
         game: Any = IdleGame()
         players = 4
     else:
-        _, name, players, options, _ = next(c for c in CASES if c[1] == case)
+        name, _, seats = case.partition(":")  # "nutty:1": the game's case at that many players (else its first)
+        _, name, players, options, _ = next(c for c in CASES if c[1] == name and (not seats or c[2] == int(seats)))
         import oakwood
 
         game = oakwood.load(name, **options)
@@ -93,7 +95,11 @@ def count(case: str, warmup: int, measured: int) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="squarrels", help="comma-separated engine_speed cases (by game name)")
+    parser.add_argument(
+        "--games",
+        default="squarrels",
+        help="comma-separated engine_speed cases: a game name (its first case) or NAME:PLAYERS, e.g. nutty:1",
+    )
     parser.add_argument("--warmup", type=int, default=300, help="untimed games first (fills per-game caches)")
     parser.add_argument("--measured", type=int, default=100, help="games whose instructions are counted")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)

@@ -45,6 +45,9 @@ def test_instructions_child_plays_the_same_games_as_engine_speed(capsys: pytest.
     instructions.child("squarrels", 1, 3)
     counted = int(capsys.readouterr().out.strip())
     assert counted == speed.playouts(oakwood.load("squarrels", single_round=True), 4, games=3, seed=1)[0]
+    instructions.child("nutty:1", 1, 5)  # a case by game and table size: Nutty Squirrels solo
+    counted = int(capsys.readouterr().out.strip())
+    assert counted == speed.playouts(oakwood.load("nutty"), 1, games=5, seed=1)[0]
     instructions.child(instructions.FLOOR, 0, 2)
     assert int(capsys.readouterr().out.strip()) == 2 * 108  # the idle state's fixed game length
 

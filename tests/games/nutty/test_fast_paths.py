@@ -72,3 +72,23 @@ def test_observations_put_each_squirrel_on_its_card_and_share_nothing() -> None:
                 legal = [a for a in state.legal_actions(seat) if a is not END_GAME] or list(state.legal_actions(seat))
                 state.apply(seat, chooser.choice(legal))
     assert checked > 100
+
+
+def test_solo_legal_actions_come_in_codec_order_without_a_sort() -> None:
+    # The solo listing appends in codec order and sorts only after the branches that can break it (Flying, a
+    # flip underfoot, the Lasso, paid moves, the market): at every position of long random games under options
+    # that reach those branches, it is strictly in codec order (sorted, nothing listed twice).
+    checked = 0
+    for options in ({}, {"solo_keep_events": True, "lasso_lateral_with_flying": True}):
+        game = oakwood.load("nutty", **options)
+        for seed in range(25):
+            chooser = random.Random(seed)
+            state = game.new_state(1, seed)
+            while not state.is_terminal():
+                legal = state.legal_actions(0)
+                indices = [game.codec.encode(a) for a in legal]
+                assert indices == sorted(set(indices)), (seed, options, [str(a) for a in legal])
+                checked += 1
+                choices = [a for a in legal if a is not END_GAME] or list(legal)
+                state.apply(0, chooser.choice(choices))
+    assert checked > 1000
