@@ -54,6 +54,7 @@ _LIMIT_FLOOR: int = next(f for f in fields(NuttyOptions) if f.name == "solo_max_
 _MOVE = A.MOVE
 _ORDER = A.ORDER.__getitem__
 _KIND = itemgetter(0)  # a slot's kind
+assert TREE_SIZE == 6 * LIMB_LENGTH == 30, "SoloState._setup slices six limbs of five literally"
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
