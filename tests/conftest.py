@@ -1,10 +1,12 @@
 """Every test stores its games in a database of its own, never in the user's (``OAKWOOD_DB``); tests that
-take ``store_url`` run once against SQLite and once against PostgreSQL, each in a database of its own."""
+take ``store_url`` run once against SQLite and once against PostgreSQL, each in a database of its own.
+Ctrl-C reaches the tests' processes as a terminal delivers it, however the suite was started."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,12 @@ from oakwood.store import ENV_VARIABLE
 from tests.store import postgres
 
 _numbers = itertools.count()
+
+# A suite started in the background (``make test &``, ``nohup``) inherits SIGINT ignored, and so would every
+# command the tests start: then ``simulate`` rightly ignores the Ctrl-C the stop tests send it. Python's own
+# handler here makes each started command begin with the default, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
