@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import oakwood
+from oakwood.engine import Game
 from oakwood.games.nutty import reach
 from oakwood.games.nutty.actions import END_GAME
 from oakwood.games.nutty.solo import SoloState
@@ -21,21 +24,27 @@ def test_a_fresh_solo_game_lists_what_the_rules_list() -> None:
             assert state.legal_actions(0) == expected
 
 
-def test_the_end_check_shortcuts_agree_with_the_walk() -> None:
-    # Long random solo games (never ``end game`` while another move remains) under two option sets: at every
-    # position the shortcuts of ``can_gain`` answer what the walk answers.
-    checked = 0
+def _long_solo_positions(seeds: int) -> Iterator[tuple[Game[Any], SoloState]]:
+    """Every position of long random solo games (never ``end game`` while another move remains), under the
+    defaults and under options that reach more branches (events kept, the lateral Lasso)."""
     for options in ({}, {"solo_keep_events": True, "lasso_lateral_with_flying": True}):
         game = oakwood.load("nutty", **options)
-        for seed in range(15):
+        for seed in range(seeds):
             chooser = random.Random(seed)
             state = game.new_state(1, seed)
             while not state.is_terminal():
                 assert isinstance(state, SoloState)
-                assert reach.can_gain(state) == reach.search(state)
-                checked += 1
+                yield game, state
                 legal = [a for a in state.legal_actions(0) if a is not END_GAME] or list(state.legal_actions(0))
                 state.apply(0, chooser.choice(legal))
+
+
+def test_the_end_check_shortcuts_agree_with_the_walk() -> None:
+    # At every position the shortcuts of ``can_gain`` answer what the walk answers.
+    checked = 0
+    for _, state in _long_solo_positions(15):
+        assert reach.can_gain(state) == reach.search(state)
+        checked += 1
     assert checked > 300
 
 
@@ -76,19 +85,12 @@ def test_observations_put_each_squirrel_on_its_card_and_share_nothing() -> None:
 
 def test_solo_legal_actions_come_in_codec_order_without_a_sort() -> None:
     # The solo listing appends in codec order and sorts only after the branches that can break it (Flying, a
-    # flip underfoot, the Lasso, paid moves, the market): at every position of long random games under options
-    # that reach those branches, it is strictly in codec order (sorted, nothing listed twice).
+    # flip underfoot, the Lasso, paid moves, the market): at every position of long random games it is strictly
+    # in codec order (sorted, nothing listed twice).
     checked = 0
-    for options in ({}, {"solo_keep_events": True, "lasso_lateral_with_flying": True}):
-        game = oakwood.load("nutty", **options)
-        for seed in range(25):
-            chooser = random.Random(seed)
-            state = game.new_state(1, seed)
-            while not state.is_terminal():
-                legal = state.legal_actions(0)
-                indices = [game.codec.encode(a) for a in legal]
-                assert indices == sorted(set(indices)), (seed, options, [str(a) for a in legal])
-                checked += 1
-                choices = [a for a in legal if a is not END_GAME] or list(legal)
-                state.apply(0, chooser.choice(choices))
+    for game, state in _long_solo_positions(25):
+        legal = state.legal_actions(0)
+        indices = [game.codec.encode(a) for a in legal]
+        assert indices == sorted(set(indices)), [str(a) for a in legal]
+        checked += 1
     assert checked > 1000

@@ -53,17 +53,17 @@ def _paths(obs: Obs, board: Obs, solo: bool) -> dict[tuple[int, int], tuple[floa
     powers = board["powers"]
     flying, swinging = "FL" in powers, "SW" in powers
     start = _where(board["at"])
-    dist: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {start: (0.0, start)}
-    # The frontier is sorted by cost on every pass (stable, so ties keep their order); the costs sit in their
-    # own dict so the sort's key is a C lookup, not a Python function (the heuristic's hottest loop in search).
+    # The frontier is sorted by cost on every pass (stable, so ties keep their order); costs and first steps
+    # sit in two dicts so the sort's key is a C lookup, not a Python function (the heuristic's hottest loop).
     cost_to = {start: 0.0}
+    first_step = {start: start}
     by_cost = cost_to.__getitem__
     frontier = [start]
     while frontier:
         frontier.sort(key=by_cost)
         node = frontier.pop(0)
         here = cost_to[node]
-        first = dist[node][1]
+        first = first_step[node]
         limb, pos = node
         if limb < 0:
             steps = [((lb, 0), True) for lb in range(6) if tree[lb]]
@@ -90,9 +90,9 @@ def _paths(obs: Obs, board: Obs, solo: bool) -> dict[tuple[int, int], tuple[floa
             total = here + cost
             if nxt not in cost_to or total < cost_to[nxt]:
                 cost_to[nxt] = total
-                dist[nxt] = (total, nxt if node == start else first)
+                first_step[nxt] = nxt if node == start else first
                 frontier.append(nxt)
-    return dist
+    return {place: (cost, first_step[place]) for place, cost in cost_to.items()}
 
 
 class NuttyHeuristic:
