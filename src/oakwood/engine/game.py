@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from .actions import ActionCodec
 from .errors import InvalidActionError, InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
 from .options import Options
-from .rng import Rng, check_seed
+from .rng import SEED_MAX, SEED_MIN, Rng, check_seed
 from .state import Decision, State
 
 #: Loaders refuse larger inputs before reading them: no game's position or history comes near these.
@@ -179,10 +179,11 @@ class Game(ABC, Generic[O]):
             raise InvalidOptionError(
                 f"{self.title} takes {self.min_players}–{self.max_players} players; got {shown(players)}"
             )
-        try:
-            check_seed(seed)
-        except ValueError as exc:
-            raise InvalidOptionError(f"seed: {exc}") from None
+        if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # ``check_seed``, called only to raise
+            try:
+                check_seed(seed)
+            except ValueError as exc:
+                raise InvalidOptionError(f"seed: {exc}") from None
         return self._new_state(count, seed)
 
     def from_notation(self, text: str) -> State:

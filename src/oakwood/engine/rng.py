@@ -28,7 +28,7 @@ _WORDS = struct.Struct(f"<{_BLOCK}Q").unpack
 _PREFIX = 42
 _PREFIX_WORDS = struct.Struct(f"<{_PREFIX}Q").unpack
 _BLOCK_INDEX = struct.Struct("<Q").pack
-_EMPTY: tuple[int, ...] = ()
+_EMPTY: list[int] = []  # no block yet (shared: blocks are never mutated)
 #: Seeds are integers in [SEED_MIN, SEED_MAX]: far more than any use needs, and short enough to print.
 SEED_MIN = -(2**127)
 SEED_MAX = 2**128 - 1
@@ -87,7 +87,7 @@ class Rng:
         twin._block = self._block
         return twin
 
-    def _words(self, block_no: int, need: int = _BLOCK) -> tuple[int, ...]:
+    def _words(self, block_no: int, need: int = _BLOCK) -> list[int]:
         """At least the first ``need`` words of block ``block_no``, cached in ``_block``.
 
         A fresh block whose first draw is a ``take`` ending within its first 42 words hashes only those (half
@@ -100,9 +100,9 @@ class Rng:
             return block
         source = hashlib.shake_128(self._key + _BLOCK_INDEX(block_no))
         if need <= _PREFIX and block_no != self._block_no:  # a fresh block: a prefix may do
-            block = _PREFIX_WORDS(source.digest(8 * _PREFIX))
+            block = list(_PREFIX_WORDS(source.digest(8 * _PREFIX)))
         else:
-            block = _WORDS(source.digest(8 * _BLOCK))
+            block = list(_WORDS(source.digest(8 * _BLOCK)))
         self._block = block
         self._block_no = block_no
         return block
@@ -125,7 +125,7 @@ class Rng:
         if count > 0 and c >> 6 == (end - 1) >> 6:  # all from one block, as most draws (a new game's shuffle)
             self.counter = end
             last = ((end - 1) & 63) + 1
-            return list(self._words(c >> 6, last)[c & 63 : last])
+            return self._words(c >> 6, last)[c & 63 : last]
         out: list[int] = []
         while c < end:
             stop = min(end, (c | 63) + 1)
@@ -164,7 +164,12 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        keys = self.take(n)
+        c = self.counter
+        if c & 63 == 0 and n <= _BLOCK:  # the keys open a block (a new game's deal): its words, unsliced
+            self.counter = c + n
+            keys = self._words(c >> 6, n)
+        else:
+            keys = self.take(n)
         order = sorted(range(n), key=keys.__getitem__)
         items[:] = itemgetter(*order)(items)  # the items in that order (a tuple, gathered in C)
 

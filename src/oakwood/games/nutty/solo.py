@@ -22,9 +22,11 @@ from .cards import (
     ARBORIST,
     BACKPACK,
     BROKEN,
+    BROWN_TOTAL,
     EVENTS,
     FLYING,
     FOOLS,
+    GOLDEN_TOTAL,
     KINDS,
     LASSO,
     LEAF_ACORNS,
@@ -57,12 +59,19 @@ _KIND = itemgetter(0)  # a slot's kind
 assert TREE_SIZE == 6 * LIMB_LENGTH == 30, "SoloState._setup slices six limbs of five literally"
 _GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
 _DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
+_STASH_B, _STASH_G = A.STASH["b"], A.STASH["g"]
+_UNSTASH_B, _UNSTASH_G = A.UNSTASH["b"], A.UNSTASH["g"]
+_BURY_B, _BURY_G = A.BURY["b"], A.BURY["g"]
+_MOVE_TRUNK, _END_GAME = A.MOVE_TRUNK, A.END_GAME
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
 _TRUNK_MOVE_EVENT = ("move", {"seat": 0, "to": "trunk", "paid": 0}, None, None)
 _FREE_MOVE_EVENTS = [
     [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
     for limb in range(6)
 ]
+# Gathering and dropping, by colour.
+_GATHER_EVENTS = {c: ("gather", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
+_DROP_EVENTS = {c: ("drop", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
 # By limb, position and kind: three plain lookups cost less than hashing a (limb, position, kind) key.
 _FLIP_EVENTS: list[list[dict[str, tuple[str, dict[str, Any], None, None]]]] = [
     [
@@ -76,10 +85,11 @@ _FLIP_EVENTS: list[list[dict[str, tuple[str, dict[str, Any], None, None]]]] = [
 @cache
 def _solo_split(
     text: str, keep_events: bool
-) -> tuple[tuple[tuple[str, bool, int, int], ...], tuple[str, ...], tuple[str, ...]]:
+) -> tuple[tuple[tuple[str, bool, int, int], ...], tuple[str, ...], tuple[str, ...], tuple[Any, ...]]:
     """NS-17 setup, before the shuffle: the kept cards in kind order as face-down slots without acorns (the
-    tree's slot tuples, shared by every game: they are immutable), the box, the market (per composition
-    option ``text``, computed once per composition, not once per game)."""
+    tree's slot tuples, shared by every game: they are immutable), the box, the market and the ``setup`` log
+    entry (shared and never mutated, like the prebuilt events above), per composition option ``text``:
+    computed once per composition, not once per game."""
     keep = SOLO_KEEP_WITH_EVENTS if keep_events else SOLO_KEEP
     deck: list[str] = []
     box: list[str] = []
@@ -90,7 +100,8 @@ def _solo_split(
         if power in box:
             box.remove(power)
             market.append(power)
-    return tuple((kind, False, 0, 0) for kind in deck), tuple(box), tuple(market)
+    setup = {"players": 1, "deck": len(deck) - TREE_SIZE, "market": market}
+    return tuple((kind, False, 0, 0) for kind in deck), tuple(box), tuple(market), ("setup", setup, None, None)
 
 
 #: The legal actions of every fresh solo game: on the trunk with nothing to pay and six full face-down limbs,
@@ -130,7 +141,7 @@ class SoloState(TreeState):
         Sets every field of the tree and boards itself (``_init_tree`` would make lists only to replace them).
         """
         options = self.game.options
-        slots, box, market = _solo_split(options.deck_composition, options.solo_keep_events)
+        slots, box, market, setup = _solo_split(options.deck_composition, options.solo_keep_events)
         if len(slots) < TREE_SIZE:  # a custom composition (NS-1) may not hold enough of the solo kinds
             raise InvalidOptionError(
                 f"option 'deck_composition': the solo game deals its tree from leaves, the Owl, Sticky Fingers "
@@ -145,10 +156,14 @@ class SoloState(TreeState):
         self.limbs = [top[0:5], top[5:10], top[10:15], top[15:20], top[20:25], top[25:30]]  # LIMB_LENGTH each
         self.deck = list(map(_KIND, deck[:-TREE_SIZE]))
         self.out_known, self.out_hidden, self.box, self.market = [], [], list(box), list(market)
-        self._init_boards(1)
+        # ``_init_boards(1)`` with literals: one squirrel on the trunk, an empty board, the full supply.
+        self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
+        self.where, self.cheeks_b, self.cheeks_g, self.pack = [TRUNK], [0], [0], [""]
+        self.nest_b, self.nest_g, self.bur_b, self.bur_g = [0], [0], [0], [0]
+        self.stick_b, self.stick_g, self.powers = [0], [0], [()]
+        self.sappy_next, self.sappy_now = [0], [0]
         if self.record_events:
-            setup = {"players": 1, "deck": len(self.deck), "market": list(market)}
-            self._log = (("setup", setup, None, None), self._log)
+            self._log = (setup, self._log)
         self._cache, self._cache_seat = _FIRST_LEGAL, 0  # seat 0 is to act: what ``legal_actions`` would set
 
     # ================================================================== helpers
@@ -206,17 +221,29 @@ class SoloState(TreeState):
 
     to_act = _to_act  # no check needed: the hook itself
 
-    def _compute_legal(self) -> tuple[Act, ...]:
-        return tuple(self._actions())
+    def legal_actions(self, seat: int) -> tuple[Act, ...]:
+        """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
+        # ``TreeState.legal_actions`` with its seat check written for the one seat (no ``_to_act`` call: this
+        # runs once per step); anything but seat 0 in a running game goes to it for its answer or its error.
+        if seat is self._cache_seat:
+            return self._cache  # type: ignore[return-value]  # set together with _cache_seat
+        if type(seat) is not int or seat != 0 or self.phase == "over":
+            return TreeState.legal_actions(self, seat)
+        legal = self._cache
+        if legal is None:
+            legal = self._cache = self._compute_legal()
+        self._cache_seat = seat
+        return legal
 
-    def _actions(self) -> list[Act]:
+    def _compute_legal(self) -> tuple[Act, ...]:
         """The legal actions, in codec order."""
         phase = self.phase
         if phase != "play":
             if phase == "fools":  # NS-8: settle Fool's Gold first
-                return sorted([A.EXCHANGE[place] for place in self.fools_places(0)], key=_ORDER)
+                return tuple(sorted([A.EXCHANGE[place] for place in self.fools_places(0)], key=_ORDER))
             if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-                return sorted([A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))], key=_ORDER)
+                ways = [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
+                return tuple(sorted(ways, key=_ORDER))
         out: list[Act] = []
         # The common cases append in codec order, so the list needs no sort (hashing every action for its codec
         # index cost about 4 % of a random solo game); the branches that may append out of order clear ``tidy``.
@@ -229,18 +256,16 @@ class SoloState(TreeState):
         limbs = self.limbs
         owned = self.powers[0]
         pack = self.pack[0]
-        cheeks_b, cheeks_g, nest_b, nest_g = self.cheeks_b[0], self.cheeks_g[0], self.nest_b[0], self.nest_g[0]
-        wealth = cheeks_b + 5 * cheeks_g + _PACK_POINTS[pack] + nest_b + 5 * nest_g
-        has_b = cheeks_b > 0 or pack == "b"
-        has_g = cheeks_g > 0 or pack == "g"
+        cheeks_b = self.cheeks_b[0]
+        cheeks_g = self.cheeks_g[0]
         if owned:
             swinging = SWINGING in owned
             backpack = BACKPACK in owned
         else:
             swinging = backpack = False
-        room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)
         paid: list[tuple[int, int]] = []  # face-up cards one outward step away: a point each
         if w < 0:
+            nest_b, nest_g = self.nest_b[0], self.nest_g[0]
             for limb in range(6):
                 cards = limbs[limb]
                 if cards:
@@ -249,24 +274,28 @@ class SoloState(TreeState):
                         out.append(_MOVE[limb][0])
                     elif slot[0] != BROKEN or swinging:
                         paid.append((limb, 0))
+            has_b = cheeks_b or pack == "b"
+            has_g = cheeks_g or pack == "g"
             if has_b:
-                out.append(A.STASH["b"])
+                out.append(_STASH_B)
             if has_g:
-                out.append(A.STASH["g"])
-            if room and nest_b:
-                out.append(A.UNSTASH["b"])
-            if room and nest_g:
-                out.append(A.UNSTASH["g"])
+                out.append(_STASH_G)
+            if nest_b or nest_g:
+                room = cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0)
+                if room and nest_b:
+                    out.append(_UNSTASH_B)
+                if room and nest_g:
+                    out.append(_UNSTASH_G)
             if has_b or nest_b:
-                out.append(A.BURY["b"])
+                out.append(_BURY_B)
             if has_g or nest_g:
-                out.append(A.BURY["g"])
+                out.append(_BURY_G)
             tidy = not pack and not backpack  # a Backpack's actions come before these in the codec
         else:
             limb, pos = divmod(w, STRIDE)
             cards = limbs[limb]
             if pos == 0:
-                out.append(A.MOVE_TRUNK)
+                out.append(_MOVE_TRUNK)
             else:
                 slot = cards[pos - 1]
                 if not (slot[1] and slot[0] == BROKEN) or swinging:
@@ -283,18 +312,18 @@ class SoloState(TreeState):
                     other = limbs[side]
                     if pos < len(other) and not (other[pos][1] and other[pos][0] == BROKEN):
                         out.append(_MOVE[side][pos])
-            slot = cards[pos]
-            if not slot[1]:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
+            _, up, brown, golden = cards[pos]
+            if not up:  # NS-17 j: a face-down card underfoot (after a shift) may be flipped, for free
                 out.append(A.FLIP)
                 tidy = False
-            if room:
-                if slot[2]:
+            if (brown or golden) and cheeks_b + cheeks_g + (1 if pack else 0) < CHEEKS + (1 if backpack else 0):
+                if brown:
                     out.append(_GATHER_B)
-                if slot[3]:
+                if golden:
                     out.append(_GATHER_G)
-            if has_b:
+            if cheeks_b or pack == "b":
                 out.append(_DROP_B)
-            if has_g:
+            if cheeks_g or pack == "g":
                 out.append(_DROP_G)
             if owned and LASSO in owned:
                 tidy = False
@@ -303,6 +332,9 @@ class SoloState(TreeState):
                         out.append(A.LASSO[sl][sp]["b"])
                     if limbs[sl][sp][3]:
                         out.append(A.LASSO[sl][sp]["g"])
+            nest_b, nest_g = self.nest_b[0], self.nest_g[0]
+        # Points available to pay (cheeks, Backpack and nest; NS-17 c).
+        wealth = cheeks_b + 5 * cheeks_g + nest_b + 5 * nest_g + (0 if not pack else 1 if pack == "b" else 5)
         if paid and wealth >= MOVE_COST:
             tidy = False
             named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
@@ -327,10 +359,10 @@ class SoloState(TreeState):
                     out.append(A.BUY_RETURN[(power, returned)] if returned else A.BUY[power])
                     table = A.BUY_PAY[(power, returned)]
                     out += [table[t] for t in ways]
-        out.append(A.END_GAME)  # NS-17 g: the player may stop at any time
+        out.append(_END_GAME)  # NS-17 g: the player may stop at any time
         if not tidy:
             out.sort(key=_ORDER)
-        return out
+        return tuple(out)
 
     def lasso_sources(self, powers: tuple[str, ...], limb: int, pos: int) -> list[tuple[int, int]]:
         """Cards the Lasso reaches: i±1 on the limb; next door too with Flying and the lateral variant (NS-11)."""
@@ -557,13 +589,15 @@ class SoloState(TreeState):
         limb, pos = divmod(self.where[0], STRIDE)
         self.add_to_card(limb, pos, -(act.colour == "b"), -(act.colour == "g"))
         self.give_carried(0, act.colour)
-        self._event("gather", seat=0, colour=act.colour)
+        if self.record_events:
+            self._log = (_GATHER_EVENTS[act.colour], self._log)
 
     def _do_drop(self, act: Act) -> None:
         limb, pos = divmod(self.where[0], STRIDE)
         self.take_carried(0, act.colour)
         self.add_to_card(limb, pos, act.colour == "b", act.colour == "g")
-        self._event("drop", seat=0, colour=act.colour)
+        if self.record_events:
+            self._log = (_DROP_EVENTS[act.colour], self._log)
 
     def _do_pack(self, act: Act) -> None:
         if act.colour == "b":
@@ -642,7 +676,10 @@ class SoloState(TreeState):
     def _finish(self, result: str, reason: str) -> None:
         self.phase = "over"
         self.result = result
-        self._event("game_over", winners=[0] if result == "won" else [], reason=reason, score=self.points(0))
+        if self.record_events:  # ``_event`` and ``points`` inlined: every game ends here once
+            score = self.bur_b[0] + 5 * self.bur_g[0] + self.nest_b[0] + 5 * self.nest_g[0]
+            over = {"winners": [0] if result == "won" else [], "reason": reason, "score": score}
+            self._log = (("game_over", over, None, None), self._log)
 
     def _scores(self) -> list[float]:
         return [float(self.points(0))]
