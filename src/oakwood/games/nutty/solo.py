@@ -242,8 +242,8 @@ class SoloState(TreeState):
             if phase == "fools":  # NS-8: settle Fool's Gold first
                 return tuple(sorted([A.EXCHANGE[place] for place in self.fools_places(0)], key=_ORDER))
             if phase == "bribe":  # NS-17 e, k: the usual payment, then the other ways to pay
-                ways = [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
-                return tuple(sorted(ways, key=_ORDER))
+                bribes = [A.BRIBE, *(A.BRIBE_PAY[t] for t in payment.alternatives(self, PRICE))]
+                return tuple(sorted(bribes, key=_ORDER))
         out: list[Act] = []
         # The common cases append in codec order, so the list needs no sort (hashing every action for its codec
         # index cost about 4 % of a random solo game); the branches that may append out of order clear ``tidy``.
