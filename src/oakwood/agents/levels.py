@@ -7,7 +7,7 @@
   (``ismcts.py``: it keeps the heuristic's move unless its search is sure of a better one). A game whose
   search was measured weaker than its heuristic (Nutty Squirrels) sets no budgets, and both levels play the
   heuristic rather than a search known to lose to it; a search measured level or better keeps its budgets,
-  and ``oakwood games`` shows what was measured (S'Quarrels: 0.55 [0.49, 0.60] at two players).
+  and ``oakwood games`` shows what was measured.
 
 Budgets are iterations, not seconds, so a level plays the same moves on a fast and a slow machine and a seeded
 arena gives the same table everywhere. Each level's measured strength is in ``strength.json`` beside this
