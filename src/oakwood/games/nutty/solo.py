@@ -334,7 +334,7 @@ class SoloState(TreeState):
                         out.append(A.LASSO[sl][sp]["g"])
             nest_b, nest_g = self.nest_b[0], self.nest_g[0]
         # Points available to pay (cheeks, Backpack and nest; NS-17 c).
-        wealth = cheeks_b + 5 * cheeks_g + nest_b + 5 * nest_g + (0 if not pack else 1 if pack == "b" else 5)
+        wealth = cheeks_b + 5 * cheeks_g + _PACK_POINTS[pack] + nest_b + 5 * nest_g
         if paid and wealth >= MOVE_COST:
             tidy = False
             named = payment.alternatives(self, MOVE_COST)  # NS-17k: the player may name the acorn that pays
