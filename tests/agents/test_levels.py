@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import ClassVar
 
 import pytest
@@ -13,6 +14,7 @@ from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
 from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.match import play_match
 from oakwood.cli.main import app
+from oakwood.cli.tables import strength_line
 from tests.cli.toygame import TOY_NAME
 
 
@@ -74,8 +76,20 @@ def test_games_lists_the_levels_with_their_measured_strength() -> None:
     for figures in measured_strength().values():
         assert figures["settings"] in output
         for result in figures["levels"].values():
-            low, high = result["ci95"]
-            assert f"{result['win_share']:.0%} [{low:.0%}–{high:.0%}]" in output
+            low, high = result["ci95"]  # shown rounded outward to whole percents
+            shown = f"[{math.floor(round(low * 100, 6))}%–{math.ceil(round(high * 100, 6))}%]"
+            assert f"{result['win_share']:.0%} {shown}" in output
+
+
+def test_an_interval_is_shown_rounded_outward() -> None:
+    # 0.495 shown as 50 % would read as an interval above the equal share of two players.
+    figures = {
+        "settings": "2 players",
+        "levels": {"expert": {"win_share": 0.55, "ci95": [0.495, 0.604], "opponent": "medium", "games": 320}},
+    }
+    assert strength_line(figures, "expert") == "2 players: 55% [49%–61%] vs medium (320 games)"
+    figures["levels"]["expert"]["ci95"] = [0.87, 0.95]  # whole percents stay as they are
+    assert "[87%–95%]" in strength_line(figures, "expert")
 
 
 def test_the_measured_strengths_are_well_formed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -139,7 +140,9 @@ def strength_line(figures: dict[str, Any], level: str) -> str:
     if result is None:
         return ""
     low, high = result["ci95"]
-    share = f"{result['win_share']:.0%} [{low:.0%}–{high:.0%}]"
+    # The interval rounded outward to whole percents: 0.495 shows as 49 %, never as an edge it does not have.
+    low_pct, high_pct = math.floor(round(low * 100, 6)), math.ceil(round(high * 100, 6))
+    share = f"{result['win_share']:.0%} [{low_pct}%–{high_pct}%]"
     if result["opponent"] is None:
         text = f"{figures['settings']}: wins {share}, mean score {result['mean_score']:.1f}"
     else:
