@@ -156,7 +156,8 @@ class SoloState(TreeState):
         self.limbs = [top[0:5], top[5:10], top[10:15], top[15:20], top[20:25], top[25:30]]  # LIMB_LENGTH each
         self.deck = list(map(_KIND, deck[:-TREE_SIZE]))
         self.out_known, self.out_hidden, self.box, self.market = [], [], list(box), list(market)
-        # ``_init_boards(1)`` with literals: one squirrel on the trunk, an empty board, the full supply.
+        # The boards ``_init_tree(1)`` sets, from literals: one squirrel on the trunk, an empty board, the full
+        # supply (``_init_tree``'s list copies cost a new game more).
         self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
         self.where, self.cheeks_b, self.cheeks_g, self.pack = [TRUNK], [0], [0], [""]
         self.nest_b, self.nest_g, self.bur_b, self.bur_g = [0], [0], [0], [0]

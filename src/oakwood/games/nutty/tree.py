@@ -123,13 +123,10 @@ class TreeState(State):
 
     # ------------------------------------------------------------------ set up and copy
     def _init_tree(self, players: int) -> None:
+        """An empty tree and the full supply, each squirrel on the trunk with an empty board."""
+        n = players
         self.limbs = [[], [], [], [], [], []]  # six limbs (a literal: no comprehension frame per game)
         self.deck, self.out_known, self.out_hidden, self.box, self.market = [], [], [], [], []
-        self._init_boards(players)
-
-    def _init_boards(self, players: int) -> None:
-        """Everything but the cards: the full supply, and each squirrel on the trunk with an empty board."""
-        n = players
         self.supply_b, self.supply_g, self.gone_b, self.gone_g = BROWN_TOTAL, GOLDEN_TOTAL, 0, 0
         self.where = [TRUNK] * n
         # Copies of one list of zeros: a slice makes one list, where ``[0] * n`` makes two (a new game matters).
