@@ -22,7 +22,10 @@ class SQuarrels(Game[SQuarrelsOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     options_class: ClassVar[type[SQuarrelsOptions]] = SQuarrelsOptions
-    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.squarrels.heuristic:SQuarrelsHeuristic"}
+    agents: ClassVar[Mapping[str, str]] = {
+        "heuristic": "oakwood.games.squarrels.heuristic:SQuarrelsHeuristic",
+        "strategist": "oakwood.games.squarrels.strategist:SQuarrelsStrategist",
+    }
     #: Events that reveal nothing hidden and no random result: storing a set (face up, from one's own hand), a
     #: discard (seen by its owner only), ending a turn empty-handed, the next turn starting, and one's own
     #: face-down Quarrel card or secret Hoard answer (the reveal that follows the last one is its own event).

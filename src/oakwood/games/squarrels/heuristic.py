@@ -17,7 +17,7 @@ from oakwood.engine.agent import Choice, PlayerView
 
 from . import actions as A
 from .actions import Action
-from .cards import COUNTS, GOLDEN, HAND_LIMIT, NAME_TO_CARD, ROTTEN, SET_SIZE
+from .cards import COUNTS, GOLDEN, NAME_TO_CARD, ROTTEN, SET_SIZE
 
 
 class SQuarrelsHeuristic:
@@ -43,33 +43,27 @@ class SQuarrelsHeuristic:
             return action
         if A.PLAY in verbs:
             return self._quarrel(obs, hand, legal)
-        stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
-        if stores and _only_golden_left(hand, stores):
-            # Storing closes drawing and would leave the Golden as the only card to discard (from 3 3 G and a
-            # drawn 3): draw another card first while drawing is open; if it is closed, keep the set in hand
-            # and discard one of its cards rather than lose the Golden's +5.
-            if A.DRAW_ACTION in legal:
-                return A.DRAW_ACTION
-            stores = []
-        if stores:  # bank points before Winter can take them: the highest set first
-            return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
-        if A.DRAW_ACTION in legal and self._wants_to_draw(obs, hand, legal):
-            return A.DRAW_ACTION
-        discards = [a for a in legal if a.verb == A.DISCARD]
-        if discards:
-            return min(discards, key=lambda a: _keep_value(a.card, hand))
-        return legal[0]  # draw (mandatory) or end with an empty hand
+        return self._turn(obs, hand, legal)
 
     # ------------------------------------------------------------------ turn
-    @staticmethod
-    def _wants_to_draw(obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> bool:
-        """Draw while under seven cards; only the mandatory draw is forced, the rest is a choice."""
-        if not any(a.verb == A.DISCARD or a.verb == A.END for a in legal):
-            return True  # the draw is forced
-        return sum(hand.values()) < HAND_LIMIT
+    def _turn(self, obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+        """Store as soon as a set is in hand (the highest first: bank points before Winter can take them),
+        else draw while drawing is open (draw is legal only as the mandatory draw or under seven cards), else
+        discard the card least worth keeping."""
+        stores = _storable(hand, legal)
+        if stores:
+            return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
+        if A.DRAW_ACTION in legal:
+            return A.DRAW_ACTION
+        return _discard(hand, legal)
 
     # ------------------------------------------------------------------ quarrel
+    #: Fight with a 4 or 5 when the cards above it still out there number at most this share of the unseen
+    #: cards per rival, plus one.
+    fight_share = 0.25
+
     def _quarrel(self, obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+        """Play the best card when it is likely to win the pot, else lose cheaply (the Rotten first)."""
         quarrel = obs["quarrel"] or {}
         playable = sorted(a.card for a in legal)
         others = max(1, len(quarrel.get("live", [])) - 1)
@@ -82,15 +76,13 @@ class SQuarrelsHeuristic:
                 return A.PLAY_ACTIONS[GOLDEN]
             best = playable[-2] if len(playable) > 1 else GOLDEN
         seen_high = _unseen_above(obs, hand, best)
-        if best >= 4 and seen_high <= 0.25 * _unseen_total(obs, hand) / max(1, others) + 1:
+        if best >= 4 and seen_high <= self.fight_share * _unseen_total(obs, hand) / max(1, others) + 1:
             return A.PLAY_ACTIONS[best]
         if ROTTEN in playable:  # lose the Quarrel and hand the winner the −5
             return A.PLAY_ACTIONS[ROTTEN]
         if best == 5:
             return A.PLAY_ACTIONS[best]
-        # Not going to win: give away the least useful card.
-        cheapest = min((c for c in playable if c != GOLDEN), key=lambda c: _keep_value(c, hand), default=best)
-        return A.PLAY_ACTIONS[cheapest]
+        return A.PLAY_ACTIONS[_least_worth(hand, playable)]  # not going to win: give away the least useful card
 
     # ------------------------------------------------------------------ hoard race
     @staticmethod
@@ -109,6 +101,30 @@ class SQuarrelsHeuristic:
             p_rotten = unseen_pile / max(1, unknown)
         gain = 0.7 * size - 5.0 * p_rotten
         return A.SLAP_ACTION if gain > 0 else A.PASS_ACTION
+
+
+def _storable(hand: Counter[int], legal: Sequence[Action]) -> list[Action]:
+    """The legal stores worth making: none if storing every set would leave the Golden as the only card.
+
+    From 3 3 G and a drawn 3, storing closes drawing and the Golden's +5 would have to be discarded: better
+    draw another card first while drawing is open, or, once it is closed, keep the set in hand and discard
+    one of its cards.
+    """
+    stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
+    return [] if stores and _only_golden_left(hand, stores) else stores
+
+
+def _discard(hand: Counter[int], legal: Sequence[Action]) -> Action:
+    """The card least worth keeping (``_keep_value``), or the turn's only action (the forced draw, ``end``)."""
+    discards = [a for a in legal if a.verb == A.DISCARD]
+    if discards:
+        return min(discards, key=lambda a: _keep_value(a.card, hand))
+    return legal[0]
+
+
+def _least_worth(hand: Counter[int], playable: Sequence[int]) -> int:
+    """The playable card least worth keeping, never the Golden unless it is the only one."""
+    return min((c for c in playable if c != GOLDEN), key=lambda c: _keep_value(c, hand), default=GOLDEN)
 
 
 def _only_golden_left(hand: Counter[int], stores: Sequence[Action]) -> bool:
