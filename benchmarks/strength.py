@@ -1,11 +1,12 @@
-"""How strong each difficulty level is: seat-rotated matches per game and table size, and the time per move.
+"""How strong each difficulty level is: matches on duplicate deals per game and table size, and the time per move.
 
-Each case is a game at a table size. At several seats it plays, with seats rotating every game so no level is
-favoured by position,
+Each case is a game at a table size. At several seats it plays duplicate deals: every deal once with the level
+under test at each seat, so no level is favoured by position and the luck of the cards cancels out,
 
-- ``medium`` (the heuristic) against ``easy`` (random), and ``hard`` and ``expert`` (ISMCTS) against ``medium``:
-  one seat of the level under test, the other seats its opponent; the level's share of the wins with its 95 %
-  Wilson interval (ties as fractional wins) against the equal share ``1 / players``;
+- ``medium`` (the heuristic) against ``easy`` (random), and ``hard`` and ``expert`` against ``medium``: one
+  seat of the level under test, the other seats its opponent; the level's share of the wins (ties as
+  fractional wins) with its 95 % interval over deals (each deal's games averaged first, since they share the
+  cards) against the equal share ``1 / players``;
 
 and alone (a solo game) each level's win rate with its interval and mean score. Then it plays one game of
 ``expert`` (alone, or against ``medium``) in this process, timing every search: the median seconds per move of
@@ -39,7 +40,7 @@ from oakwood.agents.levels import LEVELS  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
-from oakwood.arena.stats import summarize, wilson_interval  # noqa: E402
+from oakwood.arena.stats import deal_summary, wilson_interval  # noqa: E402
 from oakwood.engine import load  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
@@ -75,12 +76,21 @@ def interval(share: float, low: float, high: float, games: int) -> dict[str, Any
 
 
 def against(case: str, level: str, opponent: str, games: int, workers: int, seed: int) -> dict[str, Any]:
-    """``level`` at one seat, ``opponent`` at the others, seats rotating: the level's share of the wins."""
+    """``level`` at one seat, ``opponent`` at the others, on duplicate deals: every deal played once with the
+    level at each seat (``games`` rounded up to whole deals). The level's share of the wins, with its interval
+    over deals (``deal_summary``)."""
     name, players, options, _ = CASES[case]
     lineup = (level,) + (opponent,) * (players - 1)
-    spec = SimulationSpec(name, lineup, games=games, seed=seed, rotate=True, options=options)
-    mine = summarize(simulate(spec, workers=workers), lineup)[0]
-    return {"opponent": opponent, **interval(mine.win_rate, mine.ci_low, mine.ci_high, mine.games)}
+    deals = -(-games // players)
+    spec = SimulationSpec(
+        name, lineup, games=deals * players, seed=seed, rotate=True, duplicate=True, options=options
+    )
+    mine = deal_summary(simulate(spec, workers=workers), 0)
+    return {
+        "opponent": opponent,
+        **interval(mine.win_rate, mine.ci_low, mine.ci_high, mine.games),
+        "deals": mine.deals,
+    }
 
 
 def alone(case: str, level: str, games: int, workers: int, seed: int) -> dict[str, Any]:

@@ -163,12 +163,14 @@ def test_free_moves_never_trap_it_in_a_cycle() -> None:
     assert result.state.is_terminal()
 
 
-# ---------------------------------------------------------------------- guided by the game's heuristic
+# ---------------------------------------------------------------------- guided by the game's own bot
 @pytest.mark.parametrize(("name", "players", "options"), [g for g in GAMES if g[0] != TOY_NAME])
 def test_guided_search_plays_only_legal_moves(name: str, players: int, options: dict[str, Any]) -> None:
     game = oakwood.load(name, **options)
     agents = [make_agent(game, "ismcts", seed=s, iterations=12, playout_steps=10) for s in range(players)]
-    assert all(agent.guide is not None for agent in agents)  # the catalog guides search by the heuristic
+    assert all(agent.guide is not None for agent in agents)  # the catalog guides search by Game.search_guide
+    guide = agents[0].guide
+    assert guide is not None and type(guide(1)) is type(make_agent(game, game.search_guide, seed=1))
     result = play_match(game, agents, seed=5, max_steps=20_000)
     assert result.state.is_terminal()
 
@@ -199,7 +201,7 @@ def test_the_guide_plays_the_playouts_and_suggests_a_move_at_every_new_node() ->
 
 def test_at_the_root_it_keeps_the_guides_move_unless_search_is_sure() -> None:
     game = oakwood.load("squarrels", single_round=True)
-    heuristic = make_agent(game, "heuristic", seed=0)
+    guide = make_agent(game, game.search_guide, seed=0)  # the strategist
     loyal = make_agent(game, "ismcts", seed=3, iterations=40, guide_z=math.inf)
     state = game.new_state(2, 8)
     agreed = 0
@@ -208,7 +210,7 @@ def test_at_the_root_it_keeps_the_guides_move_unless_search_is_sure() -> None:
         view = PlayerView.for_agent(state, seat, loyal, Rng(agreed))
         move = loyal.act(view)
         move = move.action if isinstance(move, Choice) else move
-        expected = heuristic.act(view)
+        expected = guide.act(view)
         assert move == (expected.action if isinstance(expected, Choice) else expected)
         state.apply(seat, move)
         agreed += 1

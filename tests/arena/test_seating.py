@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import GameRecord, summarize
+from oakwood.arena.stats import Z95, GameRecord, deal_summary, summarize
 
 
 @pytest.mark.parametrize(("agents", "players"), [(3, 3), (3, 4), (2, 4), (4, 2), (5, 3)])
@@ -44,3 +44,37 @@ def test_an_agent_holding_two_seats_plays_the_game_once() -> None:
     assert first.mean_score == pytest.approx((5 + 1 + 2 + 0) / 4) and second.mean_score == pytest.approx(
         (3 + 3 + 2 + 2) / 4
     )
+
+
+def test_duplicate_deals_play_each_deal_once_per_seating() -> None:
+    spec = SimulationSpec("squarrels", ("a", "b", "b"), games=9, seed=5, rotate=True, duplicate=True)
+    deals = [
+        [spec.seating(i) for i in range(spec.games) if spec.game_seed(i) == seed]
+        for seed in {spec.game_seed(i) for i in range(spec.games)}
+    ]
+    assert len(deals) == 3
+    for seatings in deals:  # entry 0 sits at every seat once with the same cards
+        assert sorted(seating.index(0) for seating in seatings) == [0, 1, 2]
+    plain = SimulationSpec("squarrels", ("a", "b", "b"), games=9, seed=5, rotate=True)
+    assert len({plain.game_seed(i) for i in range(9)}) == 9
+    with pytest.raises(ValueError, match="duplicate deals need rotating seats"):
+        SimulationSpec("squarrels", ("a", "b"), games=2, duplicate=True)
+
+
+def test_a_deal_summary_averages_each_deal_before_its_interval() -> None:
+    # Two deals of two games: entry 0 wins both games of deal 1, and one of the two of deal 2.
+    records = [
+        GameRecord(0, 1, (0, 1), (3.0, 1.0), (1.0, 0.0), (0,), 10),
+        GameRecord(1, 1, (1, 0), (1.0, 3.0), (0.0, 1.0), (1,), 10),
+        GameRecord(2, 2, (0, 1), (1.0, 3.0), (0.0, 1.0), (1,), 10),
+        GameRecord(3, 2, (1, 0), (1.0, 3.0), (0.0, 1.0), (1,), 10),
+    ]
+    summary = deal_summary(records, 0, "a")
+    assert (summary.deals, summary.games) == (2, 4)
+    assert summary.win_rate == pytest.approx(0.75)
+    spread = (0.25 / 2) ** 0.5 / 2**0.5  # per-deal means 1.0 and 0.5: standard error 0.25
+    assert summary.ci_low == pytest.approx(max(0.0, 0.75 - Z95 * spread))
+    assert summary.ci_high == pytest.approx(1.0)
+    # A deal whose games split evenly between two equal players has no spread: every deal at 0.5.
+    even = [GameRecord(i, i // 2, (i % 2, 1 - i % 2), (1.0, 1.0), (1.0, 0.0), (0,), 5) for i in range(6)]
+    assert deal_summary(even, 0).win_rate == 0.5 and deal_summary(even, 0).ci_low == 0.5

@@ -31,8 +31,8 @@ def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
         return RandomAgent(**kwargs)
     if name == "ismcts":
         settings: dict[str, Any] = {"playout_steps": game.playout_steps}
-        if "heuristic" in game.agents:  # the search builds on the game's heuristic (see ismcts.py)
-            settings["guide"] = functools.partial(_heuristic, game)
+        if game.search_guide in game.agents:  # the search builds on the game's best bot (see ismcts.py)
+            settings["guide"] = functools.partial(_guide, game)
         return ISMCTSAgent(**{**settings, **kwargs})
     if name not in game.agents:
         known = ", ".join(agent_names(game))
@@ -41,6 +41,6 @@ def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
     return getattr(importlib.import_module(module), attr)(**kwargs)
 
 
-def _heuristic(game: Game[Any], seed: int) -> Any:
-    """The game's heuristic bot with ``seed``: the guide of its search."""
-    return make_agent(game, "heuristic", seed=seed)
+def _guide(game: Game[Any], seed: int) -> Any:
+    """The game's guiding bot (``Game.search_guide``) with ``seed``."""
+    return make_agent(game, game.search_guide, seed=seed)

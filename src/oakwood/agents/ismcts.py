@@ -31,7 +31,8 @@ iterations it cannot (measured in issue 9: unguided search lost every Nutty game
 
 The tree is kept between the bot's moves: a node is an information set, so whatever the bot learnt of an
 information set it meets again still holds. Searches are deterministic for a seed and an iteration budget.
-In a race (a S'Quarrels Hoard) the bot answers with a human-like reaction delay.
+In a race (a S'Quarrels Hoard) the bot answers with a human-like reaction delay, drawn from the same range as
+the heuristic bot's, so that a level's strength lies in its decisions and not in faster reflexes.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ class ISMCTSAgent:
         seconds: float | None = None,
         exploration: float = 0.7,
         playout_steps: int = 40,
-        reaction: tuple[float, float] = (0.35, 0.7),
+        reaction: tuple[float, float] = (0.35, 1.1),
         guide: Callable[[int], Agent] | None = None,
         guide_epsilon: float = 0.1,
         guide_bias: float = 0.5,

@@ -27,7 +27,10 @@ class SimulationSpec:
     ``(e + i) % n`` when the lineup fills the table — so over every ``len(lineup)`` games each entry plays
     each seat once and seat advantage cancels out. ``players`` (default: the lineup's length) may then differ
     from the lineup's length: a shorter lineup is cycled to fill the seats, a longer one takes turns sitting
-    out. ``keep_actions`` keeps each game's action history in its record (for the store).
+    out. ``duplicate`` (with ``rotate``) deals the same cards to every seating: games ``k·L`` to ``k·L + L − 1``
+    (``L`` the lineup's length) share one seed, so each deal is played once with every entry at every seat and
+    the luck of the deal cancels out of the comparison (``stats.deal_summary`` gives its interval).
+    ``keep_actions`` keeps each game's action history in its record (for the store).
     """
 
     game: str
@@ -38,10 +41,13 @@ class SimulationSpec:
     options: dict[str, Any] = field(default_factory=dict)
     players: int | None = None
     keep_actions: bool = False
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if not self.lineup:
             raise ValueError("a lineup names at least one agent")
+        if self.duplicate and not self.rotate:
+            raise ValueError("duplicate deals need rotating seats (each deal is played once per seating)")
         if not self.rotate and self.players not in (None, len(self.lineup)):
             raise ValueError(f"{self.players} players but the lineup names {len(self.lineup)} seats (rotate it)")
 
@@ -58,8 +64,9 @@ class SimulationSpec:
         return tuple((seat - index) % count for seat in range(self.seats))
 
     def game_seed(self, index: int) -> int:
-        """The seed of game ``index`` (derived from ``seed`` only, so reruns are identical)."""
-        return derive_seed(self.seed, index)
+        """The seed of game ``index`` (derived from ``seed`` only, so reruns are identical): its deal's seed
+        when deals are duplicated."""
+        return derive_seed(self.seed, index // len(self.lineup) if self.duplicate else index)
 
 
 @lru_cache(maxsize=8)

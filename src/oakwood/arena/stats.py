@@ -139,6 +139,42 @@ def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> list[Entr
     return out
 
 
+@dataclass(frozen=True)
+class DealSummary:
+    """How one lineup entry did over duplicate deals: its mean share of the win with a 95 % interval taken
+    over deals (each deal's games, one per seating, averaged first), so the interval knows the games of a
+    deal are related."""
+
+    label: str
+    deals: int
+    games: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+
+def deal_summary(records: Sequence[GameRecord], entry: int, label: str = "") -> DealSummary:
+    """``entry``'s win share over the deals of a duplicate simulation (games sharing a seed are one deal).
+
+    The interval is the normal one over per-deal means (their standard error, times ``Z95``), clipped to
+    [0, 1]; with fewer than two deals it is the whole range.
+    """
+    by_deal: dict[int, list[float]] = {}
+    for record in records:
+        share = sum(record.returns[seat] for seat, who in enumerate(record.seating) if who == entry)
+        if entry in record.seating:
+            by_deal.setdefault(record.seed, []).append(share)
+    means = [sum(shares) / len(shares) for shares in by_deal.values()]
+    games = sum(len(shares) for shares in by_deal.values())
+    deals = len(means)
+    if deals < 2:
+        rate = means[0] if means else 0.0
+        return DealSummary(label, deals, games, rate, 0.0, 1.0)
+    rate = sum(means) / deals
+    spread = math.sqrt(sum((m - rate) ** 2 for m in means) / (deals - 1) / deals)
+    return DealSummary(label, deals, games, rate, max(0.0, rate - Z95 * spread), min(1.0, rate + Z95 * spread))
+
+
 def mean_length(records: Sequence[GameRecord]) -> float:
     """The average number of applied actions per game."""
     return sum(r.steps for r in records) / len(records) if records else 0.0

@@ -78,6 +78,8 @@ class Game(ABC, Generic[O]):
     #: Moves an ISMCTS playout makes after leaving its tree (the guide's, or random) before ``estimate_returns``
     #: scores the position.
     playout_steps: ClassVar[int] = 40
+    #: The shipped bot (a name in ``agents``) whose moves guide the search: its playouts and first tries.
+    search_guide: ClassVar[str] = "heuristic"
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
         if options is not None and values:

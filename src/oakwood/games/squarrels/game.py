@@ -32,6 +32,7 @@ class SQuarrels(Game[SQuarrelsOptions]):
     #: Not ``draw`` or ``draw_action``: the top card of the shuffled Deck is new knowledge.
     level_iterations: ClassVar[tuple[int, int] | None] = (300, 1000)  # hard, expert: benchmarks/strength.py
     playout_steps: ClassVar[int] = 8  # short playouts scored by estimate_returns measured best (issue 9)
+    search_guide: ClassVar[str] = "strategist"  # measured stronger than the heuristic (strategist.py)
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {"turn", "store", "discard", "end_turn", "quarrel_commit", "race_commit"}
     )
