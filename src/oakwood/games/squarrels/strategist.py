@@ -1,6 +1,6 @@
 """A S'Quarrels bot that plays like a strong player: the heuristic with the rules of thumb that lose changed.
 
-Each change was found and measured by playing it against the heuristic (``benchmarks/tune.py``: every deal
+Each change was found and measured by playing it against the heuristic (``benchmarks/duel.py``: every deal
 played once per seat rotation, so both bots get the same cards, one round a game). Win shares against the
 heuristic over 4,000 two-player and 2,000 four-player deals, each change added to the ones before it:
 
