@@ -101,3 +101,22 @@ def test_rl_speed_loops_play_whole_games_through_every_adapter(game: str, player
     for kind, loop in loops.items():
         assert loop(30) >= 30, kind  # whole games until at least 30 steps
         assert rl_speed.timed(loop, 10) > 0, kind
+
+
+def test_strength_plays_whole_duplicate_deals() -> None:
+    strength = load("strength")
+    result = strength.against("barrell-2", "medium", "easy", games=5, workers=1, seed=3)
+    assert (result["games"], result["deals"]) == (6, 3)  # rounded up to whole deals of two seatings
+    low, high = result["ci95"]
+    assert 0 <= low <= result["win_share"] <= high <= 1 and result["opponent"] == "easy"
+
+
+def test_duel_prints_the_first_bots_share_over_deals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    duel = load("duel")
+    argv = ["duel.py", "squarrels", "strategist", "heuristic", "--deals", "4", "--workers", "1"]
+    monkeypatch.setattr(sys, "argv", [*argv, "-o", "single_round=true"])
+    duel.main()
+    out = capsys.readouterr().out
+    assert "strategist against heuristic" in out and "over 4 deals (8 games" in out
