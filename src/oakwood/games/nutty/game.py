@@ -23,18 +23,23 @@ class Nutty(Game[NuttyOptions]):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     options_class: ClassVar[type[NuttyOptions]] = NuttyOptions
-    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.nutty.heuristic:NuttyHeuristic"}
+    agents: ClassVar[Mapping[str, str]] = {
+        "heuristic": "oakwood.games.nutty.heuristic:NuttyHeuristic",
+        "strategist": "oakwood.games.nutty.strategist:NuttyStrategist",
+    }
     #: Events that reveal nothing hidden and no random result: the turn passing, moves onto cards already
     #: face up (a solo move onto a face-down card logs a ``flip``), claiming a power (a refilled card arrives
     #: face down), acorns gathered, dropped, packed, stashed, converted, buried, lassoed, spat or stolen, the
     #: powers' other effects and the falls they cause, a Wind Gust's push, a limb break (the cards it cuts
     #: leave unseen), a solo purchase from the open market or bribe of a face-up Owl. Not ``flip`` or
     #: ``arborist``: they reveal face-down cards.
-    # No search is measured stronger than the heuristic here, so hard and expert play the heuristic (levels.py).
-    # Guided ISMCTS at 150/500 iterations: 0.50 over 16 two-player games, 0 wins in 20 four-player games, solo
-    # a lower mean score (benchmarks/README.md); unguided it lost all 11 games it played.
-    level_iterations: ClassVar[tuple[int, int] | None] = None
-    playout_steps: ClassVar[int] = 10  # short playouts scored by estimate_returns measured best (issue 9)
+    # Search guided by the strategist (far stronger than the heuristic: strategist.py), with playouts long
+    # enough to bank what a turn gathers: ten-step playouts scored by estimate_returns, which values no
+    # progress toward acorns, made the search end turns early and lose to the heuristic it was guided by
+    # (0 of 20 four-player games, benchmarks/README.md). About a second a move at four players.
+    level_iterations: ClassVar[tuple[int, int] | None] = (50, 150)  # hard, expert: benchmarks/strength.py
+    playout_steps: ClassVar[int] = 100
+    search_guide: ClassVar[str] = "strategist"
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
             "turn", "end_turn", "move", "claim", "gather", "drop", "pack", "unpack", "stash", "unstash",

@@ -1,0 +1,98 @@
+"""The Nutty Squirrels strategist: legal, complete games, its banking rules, stronger than the heuristic."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import pytest
+
+import oakwood
+from oakwood.arena.match import play_match
+from oakwood.arena.simulate import SimulationSpec, simulate
+from oakwood.arena.stats import deal_summary
+from oakwood.engine import State
+from oakwood.engine.agent import PlayerView
+from oakwood.games.nutty.heuristic import NuttyHeuristic
+from oakwood.games.nutty.strategist import NuttyStrategist
+
+from .helpers import board, load, position
+from .test_scenarios import tree
+from .test_solo import solo
+
+
+class Checked:
+    """Wraps the strategist and asserts every answer is one of the legal actions it was offered."""
+
+    name = "checked"
+
+    def __init__(self, seed: int) -> None:
+        self.inner = NuttyStrategist(seed=seed)
+
+    def act(self, view: PlayerView) -> Any:
+        answer = self.inner.act(view)
+        assert answer in view.legal_actions, (answer, view.legal_actions)
+        return answer
+
+
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"solo_keep_events": True, "arborist_mode": "chain", "win_at_20": "finish_round"}],
+    ids=["default", "variants"],
+)
+def test_strategist_plays_legal_complete_games(players: int, options: dict[str, Any]) -> None:
+    game = oakwood.load("nutty", **options)
+    for seed in range(3):
+        result = play_match(game, [Checked(seed * 10 + s) for s in range(players)], seed, max_steps=20_000)
+        assert result.state.is_terminal()
+
+
+#: A first limb of face-down cards the padding limbs leave free.
+LIMB = "~1,~1,~1,~2,~BB"
+
+
+def move(state: State) -> str:
+    seat = state.to_act()[0]
+    return str(NuttyStrategist(seed=1).act(PlayerView.of(state, seat)))
+
+
+def test_on_the_trunk_it_stashes_browns_for_a_golden_instead_of_burying_them() -> None:
+    # Two browns carried home with 3 AP: the heuristic buries them (2 AP for 2 points); the nest converts five
+    # browns into a golden (1 AP) that is buried for 1 AP (2 AP for 5 points).
+    state = load(position(tree(LIMB), [board(cheeks="2.0", nest="2.0"), board()]))
+    assert move(state) == "stash brown"
+    assert str(NuttyHeuristic(seed=1).act(PlayerView.of(state, 0))) == "bury brown"
+
+
+def test_it_banks_at_once_when_this_turn_can_reach_twenty() -> None:
+    # 18 points buried, two browns carried and 3 AP: stash them and bury both now, not walk out.
+    state = load(position(tree(LIMB), [board(cheeks="2.0", burrow="3.3"), board()]))
+    bot = NuttyStrategist(seed=1)
+    while not state.is_terminal() and state.to_act() == (0,):
+        state.apply(0, bot.act(PlayerView.of(state, 0)))
+    assert state.is_terminal() and state.winners() == [0]
+
+
+def test_solo_it_buys_the_lasso_once_it_can_spare_six_points() -> None:
+    rich = load(solo(LIMB, [board(nest="6.0")]))
+    assert move(rich) == "buy lasso"
+    poor = load(solo(LIMB, [board(nest="5.0")]))
+    assert move(poor) != "buy lasso"
+
+
+def test_it_beats_the_heuristic_on_duplicate_deals() -> None:
+    spec = SimulationSpec("nutty", ("strategist", "heuristic"), games=200, seed=8, rotate=True, duplicate=True)
+    summary = deal_summary(simulate(spec, workers=1), 0)
+    assert summary.deals == 100 and summary.ci_low > 0.5
+
+
+def test_solo_it_scores_more_than_the_heuristic_on_the_same_deals() -> None:
+    game = oakwood.load("nutty")
+    gains = []
+    for seed in range(150):
+        mine = play_match(game, [NuttyStrategist(seed=seed)], seed, record_events=False).scores[0]
+        theirs = play_match(game, [NuttyHeuristic(seed=seed)], seed, record_events=False).scores[0]
+        gains.append(mine - theirs)
+    mean = statistics.fmean(gains)
+    assert mean - 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 > 0
