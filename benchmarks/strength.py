@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -40,7 +41,7 @@ from oakwood.agents.levels import LEVELS  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
-from oakwood.arena.stats import deal_summary, wilson_interval  # noqa: E402
+from oakwood.arena.stats import Z95, deal_summary, wilson_interval  # noqa: E402
 from oakwood.engine import load  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
@@ -95,14 +96,30 @@ def against(case: str, level: str, opponent: str, games: int, workers: int, seed
 
 
 def alone(case: str, level: str, games: int, workers: int, seed: int) -> dict[str, Any]:
-    """``level`` playing solo: its win rate and mean score."""
+    """``level`` playing solo: its win rate and mean score; above ``medium``, also what it gains over
+    ``medium`` on the same deals (``paired_gain``)."""
     name, _, options, _ = CASES[case]
-    spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options)
-    records = simulate(spec, workers=workers)
+    records = simulate(SimulationSpec(name, (level,), games=games, seed=seed, options=options), workers=workers)
     wins = sum(record.returns[0] for record in records)
     low, high = wilson_interval(wins, len(records))
     mean_score = statistics.fmean(record.scores[0] for record in records)
-    return {"opponent": None, **interval(wins / len(records), low, high, len(records)), "mean_score": mean_score}
+    result = {"opponent": None, **interval(wins / len(records), low, high, len(records)), "mean_score": mean_score}
+    if level in ("hard", "expert"):
+        # The same seeds deal the same games: medium plays them too (cheap), and the gains are paired by deal.
+        medium = simulate(SimulationSpec(name, ("medium",), games=games, seed=seed, options=options), workers=workers)
+        result["over_medium"] = {
+            "score": paired_gain([r.scores[0] for r in records], [r.scores[0] for r in medium]),
+            "wins": paired_gain([r.returns[0] for r in records], [r.returns[0] for r in medium]),
+        }
+    return result
+
+
+def paired_gain(mine: list[float], theirs: list[float]) -> dict[str, Any]:
+    """The mean of ``mine[i] - theirs[i]`` (two players of the same deals) with its 95 % normal interval."""
+    gains = [a - b for a, b in zip(mine, theirs, strict=True)]
+    mean = statistics.fmean(gains)
+    half = Z95 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+    return {"mean": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)]}
 
 
 def search_times(case: str, seed: int) -> dict[str, float]:
@@ -185,7 +202,18 @@ def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]
 
 
 def _score(result: dict[str, Any]) -> str:
-    return f", mean score {result['mean_score']:.1f}" if "mean_score" in result else ""
+    """A solo level's mean score, and its gains over medium on the same deals where measured."""
+    if "mean_score" not in result:
+        return ""
+    text = f", mean score {result['mean_score']:.1f}"
+    gains = result.get("over_medium")
+    if gains:
+        score, wins = gains["score"], gains["wins"]
+        text += (
+            f" ({score['mean']:+.1f} [{score['ci95'][0]:+.1f}, {score['ci95'][1]:+.1f}] points and "
+            f"{wins['mean']:+.0%} [{wins['ci95'][0]:+.0%}, {wins['ci95'][1]:+.0%}] wins over medium)"
+        )
+    return text
 
 
 def markdown_table(stored: dict[str, Any]) -> str:

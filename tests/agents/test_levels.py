@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -90,6 +90,14 @@ def test_an_interval_is_shown_rounded_outward() -> None:
     assert strength_line(figures, "expert") == "2 players: 55% [49%–61%] vs medium (320 games)"
     figures["levels"]["expert"]["ci95"] = [0.87, 0.95]  # whole percents stay as they are
     assert "[87%–95%]" in strength_line(figures, "expert")
+
+
+def test_a_solo_level_shows_its_gain_over_medium_on_the_same_deals() -> None:
+    result = {"win_share": 0.6, "ci95": [0.5, 0.7], "opponent": None, "games": 60, "mean_score": 16.5}
+    figures: dict[str, Any] = {"settings": "solo", "levels": {"expert": result}}
+    assert strength_line(figures, "expert") == "solo: wins 60% [50%–70%], mean score 16.5 (60 games)"
+    result["over_medium"] = {"score": {"mean": 2.23, "ci95": [1.1, 3.36]}, "wins": {"mean": 0.18, "ci95": [0.1, 0.26]}}
+    assert "mean score 16.5 (+2.2 [+1.1, +3.4] over medium) (60 games)" in strength_line(figures, "expert")
 
 
 def test_the_measured_strengths_are_well_formed() -> None:

@@ -145,6 +145,9 @@ def strength_line(figures: dict[str, Any], level: str) -> str:
     share = f"{result['win_share']:.0%} [{low_pct}%–{high_pct}%]"
     if result["opponent"] is None:
         text = f"{figures['settings']}: wins {share}, mean score {result['mean_score']:.1f}"
+        gain = result.get("over_medium", {}).get("score")
+        if gain:  # measured on the same deals as medium
+            text += f" ({gain['mean']:+.1f} [{gain['ci95'][0]:+.1f}, {gain['ci95'][1]:+.1f}] over medium)"
     else:
         text = f"{figures['settings']}: {share} vs {result['opponent']}"
     seconds = figures.get("time", {}).get(f"{level}_seconds_per_move")
