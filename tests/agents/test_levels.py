@@ -90,6 +90,8 @@ def test_an_interval_is_shown_rounded_outward() -> None:
     assert strength_line(figures, "expert") == "2 players: 55% [49%–61%] vs medium (320 games)"
     figures["levels"]["expert"]["ci95"] = [0.87, 0.95]  # whole percents stay as they are
     assert "[87%–95%]" in strength_line(figures, "expert")
+    figures["levels"]["expert"]["deals"] = 160  # measured on duplicate deals
+    assert strength_line(figures, "expert").endswith("(320 games of 160 deals)")
 
 
 def test_a_solo_level_shows_its_gain_over_medium_on_the_same_deals() -> None:

@@ -1,13 +1,13 @@
 """Difficulty levels for people: ``easy``, ``medium``, ``hard`` and ``expert``, mapped onto the bots.
 
 - ``easy`` is the random bot: it plays any legal move.
-- ``medium`` is the game's heuristic bot (random for a game without one).
+- ``medium`` is the game's heuristic bot (random for a game without one): a sensible player.
 - ``hard`` and ``expert`` are ISMCTS with the game's two iteration budgets (``Game.level_iterations``): search
-  that never sees a hidden card, only worlds drawn from what its seat knows, guided by the game's heuristic
-  (``ismcts.py``: it keeps the heuristic's move unless its search is sure of a better one). A game whose
-  search was measured weaker than its heuristic (Nutty Squirrels) sets no budgets, and both levels play the
-  heuristic rather than a search known to lose to it; a search measured level or better keeps its budgets,
-  and ``oakwood games`` shows what was measured.
+  that never sees a hidden card, only worlds drawn from what its seat knows, guided by the game's strongest
+  bot (``Game.search_guide``: the strategist in S'Quarrels and Nutty Squirrels, the heuristic in Barrell;
+  ``ismcts.py`` keeps the guide's move unless its search is sure of a better one). A game whose search was
+  measured weaker than its heuristic sets no budgets, and both levels play the heuristic rather than a
+  search known to lose to it; ``oakwood games`` shows what was measured.
 
 Budgets are iterations, not seconds, so a level plays the same moves on a fast and a slow machine and a seeded
 arena gives the same table everywhere. Each level's measured strength is in ``strength.json`` beside this

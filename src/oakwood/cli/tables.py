@@ -122,7 +122,10 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
         cases = [figures for figures in measured.values() if figures["game"] == cls.name]
         for level in LEVELS:
             settings = level_settings(cls, level)
-            plays = level_bot(cls, level) + (f", {settings['iterations']} iterations" if settings else "")
+            plays = level_bot(cls, level)
+            if settings:
+                guide = f" guided by {cls.search_guide}" if cls.search_guide in cls.agents else ""
+                plays += f"{guide}, {settings['iterations']} iterations"
             if level in ("hard", "expert") and not settings:
                 plays += " (search not yet stronger)"
             lines = [line for figures in cases if (line := strength_line(figures, level))]
@@ -130,7 +133,10 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
             table.add_row(cls.name if level == LEVELS[0] else "", level, plays, shown)
         table.add_section()
     if measured:
-        table.caption = "seats rotating, one seat of the level against the level named; benchmarks/strength.py"
+        table.caption = (
+            "one seat of the level against the level named, seats rotating (on duplicate deals, each dealt once "
+            "per seating, where deals are shown); benchmarks/strength.py"
+        )
     return table
 
 
@@ -151,4 +157,5 @@ def strength_line(figures: dict[str, Any], level: str) -> str:
     else:
         text = f"{figures['settings']}: {share} vs {result['opponent']}"
     seconds = figures.get("time", {}).get(f"{level}_seconds_per_move")
-    return f"{text} ({result['games']} games" + (f", {seconds:.2f} s a move)" if seconds is not None else ")")
+    played = f"{result['games']} games" + (f" of {result['deals']} deals" if "deals" in result else "")
+    return f"{text} ({played}" + (f", {seconds:.2f} s a move)" if seconds is not None else ")")
