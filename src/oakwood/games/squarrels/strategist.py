@@ -1,21 +1,21 @@
 """A S'Quarrels bot that plays like a strong player: the heuristic with the rules of thumb that lose changed.
 
 Each change was found and measured by playing it against the heuristic (``benchmarks/duel.py``: every deal
-played once per seat rotation, so both bots get the same cards, one round a game). Win shares against the
-heuristic over 4,000 two-player and 2,000 four-player deals, each change added to the ones before it:
+played once per seat rotation, so both bots get the same cards, one round a game), each added to the ones
+before it (win shares against the heuristic, ``benchmarks/README.md`` has the deals and intervals):
 
 - **Draw first, store last** (two players 0.526, four 0.267): storing closes drawing, so the heuristic, which
   stores the moment it holds a set, gives up the rest of its draws. A set held while drawing is at risk only
   from Winter and the Whirlwinds (three cards of the deck) and from an interruption (a Hoard or a lost
   Quarrel stops the turn before storing: the set waits in hand for the next turn).
-- **Mind the Hoard Pile** (two players 0.566): each optional draw may be a Hoard, which hands the pile to an
-  opponent. Stop drawing when the chance of a Hoard times the cards the others put in the pile outweighs a
-  card: ``P(Hoard) × pile × weight ≥ 1``, weight 2 at two players (the pile goes to the only rival) and 1 at
-  more (to one rival of several).
-- **Quarrels** (four players 0.276): at two players, never fight — lose with the Rotten or the least useful
-  card (the heuristic rival fights with its high cards, and the winner often takes its Rotten); at more
-  players, play the Rotten whenever it can be played, and fight with a 4 or 5 four times as readily as the
-  heuristic (a pot of three or more cards is worth the risk).
+- **Two-player Quarrels: lose cheaply** (0.538): play the Rotten, else the least useful card; the heuristic
+  rival fights with its high cards, and the winner often takes the Rotten.
+- **Mind the Hoard Pile** (two players 0.566, four 0.269): each optional draw may be a Hoard, which hands the
+  pile to an opponent. Stop drawing when the chance of a Hoard times the cards the others put in the pile
+  outweighs a card: ``P(Hoard) × pile × weight ≥ 1``, weight 2 at two players (the pile goes to the only
+  rival) and 1 at more (to one rival of several).
+- **Quarrels at more players** (four players 0.276): play the Rotten whenever it can be played, and fight
+  with a 4 or 5 four times as readily as the heuristic (a pot of three or more cards is worth the risk).
 
 Checked on other seeds and table sizes (``benchmarks/README.md``): it also beats the heuristic at three and six
 players and over whole matches to 50. Races (the Hoard slap) and discards are the heuristic's. Like the
