@@ -38,8 +38,12 @@ class Checked:
 @pytest.mark.parametrize("players", [1, 2, 4, 6])
 @pytest.mark.parametrize(
     "options",
-    [{}, {"solo_keep_events": True, "arborist_mode": "chain", "win_at_20": "finish_round"}],
-    ids=["default", "variants"],
+    [
+        {},
+        {"solo_keep_events": True, "arborist_mode": "chain", "win_at_20": "finish_round"},
+        {"deck_composition": '{"1": 20, "2": 10, "G": 5, "BB": 5, "OW": 1, "ST": 2, "LA": 1}'},
+    ],
+    ids=["default", "variants", "custom-deck"],
 )
 def test_strategist_plays_legal_complete_games(players: int, options: dict[str, Any]) -> None:
     game = oakwood.load("nutty", **options)

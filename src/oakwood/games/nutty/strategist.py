@@ -64,12 +64,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable, Sequence
+from functools import cache
 from typing import Any, Final
 
 from oakwood.engine import Rng
 from oakwood.engine.agent import PlayerView
 
-from .cards import LEAF_ACORNS, PROPOSED_V1, SOLO_KEEP
+from .cards import LEAF_ACORNS, SOLO_KEEP, SOLO_KEEP_WITH_EVENTS, composition
 
 Obs = dict[str, Any]
 Place = tuple[int, int]  # (limb, pos) from 0; (-1, -1) is the trunk
@@ -106,8 +107,6 @@ SWINGING_AT: Final = 3
 MIN_NET: Final = 0.05
 #: Decisions without progress after which the solo game is ended.
 SOLO_IDLE_LIMIT: Final = 60
-#: The solo deck (NS-17): the leaves, the Owl, Sticky Fingers and the Broken Branches of ``proposed_v1``.
-SOLO_DECK: Final[dict[str, int]] = {kind: n for kind, n in PROPOSED_V1.items() if kind in SOLO_KEEP}
 
 EXCHANGES: Final = ("exchange cheeks", "exchange backpack", "exchange nest", "exchange burrow")
 
@@ -144,7 +143,7 @@ def capacity(board: Obs) -> int:
 
 def unseen(obs: Obs, deck: dict[str, int]) -> dict[str, int]:
     """The card kinds nobody has seen yet: ``deck`` less every face-up card on the tree, out of play, held as
-    a power or waiting as Sappy Feet. A custom deck is not in the observation; counts never go below 0."""
+    a power or waiting as Sappy Feet (``deck`` is the game's composition, see ``decks``)."""
     counts = dict(deck)
     for row in obs["tree"]:
         for card in row:
@@ -161,6 +160,16 @@ def unseen(obs: Obs, deck: dict[str, int]) -> dict[str, int]:
         if "SF" in counts:
             counts["SF"] -= board["sappy_next"] + board["sappy_now"]
     return {kind: max(0, n) for kind, n in counts.items()}
+
+
+@cache
+def decks(composition_option: str, solo_keeps_events: bool) -> tuple[dict[str, int], dict[str, int]]:
+    """The cards of a deck composition option, {kind: count}: all of them (multiplayer) and those the solo
+    game keeps (NS-17: the leaves, the Owl, Sticky Fingers and the Broken Branches, and the other events with
+    ``solo_keep_events``). The game's options are public, so the bot knows the deck it plays with."""
+    cards = composition(composition_option)
+    keep = SOLO_KEEP_WITH_EVENTS if solo_keeps_events else SOLO_KEEP
+    return cards, {kind: n for kind, n in cards.items() if kind in keep}
 
 
 def first_of(texts: dict[str, Any], *options: str) -> str | None:
@@ -322,13 +331,17 @@ class NuttyStrategist:
         #: (round, place) of a flip decided on, so that dropping acorns first never turns into gathering them.
         self.flip_intent: tuple[int, str] | None = None
         self.idle = 0  # solo: decisions since the last progress
+        self.deck: dict[str, int] = {}  # the cards of the deck being played (``decks``), set by ``act``
 
     def act(self, view: PlayerView) -> Hashable:
         """Choose an action from the view."""
         legal: Sequence[Hashable] = view.legal_actions
         texts: dict[str, Any] = {str(action): action for action in legal}
         obs = view.observation
-        choice = self._solo(obs, texts) if obs.get("mode") == "solo" else self._multi(obs, view.seat, texts)
+        options = view.game.options
+        solo = obs.get("mode") == "solo"
+        self.deck = decks(options.deck_composition, options.solo_keep_events)[1 if solo else 0]
+        choice = self._solo(obs, texts) if solo else self._multi(obs, view.seat, texts)
         if choice not in texts:
             choice = "end" if "end" in texts else None
         action: Hashable = texts[choice] if choice is not None else legal[0]
@@ -466,7 +479,7 @@ class NuttyStrategist:
         load = brown + 5 * golden
         powers = board["powers"]
         swinging = "SW" in powers
-        counts = unseen(obs, PROPOSED_V1)
+        counts = unseen(obs, self.deck)
         total = sum(counts.values()) or 1
         here = tree[at[0]][at[1]] if at[0] >= 0 else None
 
@@ -594,7 +607,7 @@ class NuttyStrategist:
             if "buy lasso" in texts and wealth >= LASSO_AT:
                 self.idle = 0
                 return "buy lasso"
-        counts = unseen(obs, SOLO_DECK)
+        counts = unseen(obs, self.deck)
         here = obs["tree"][at[0]][at[1]] if at[0] >= 0 else None
         if here is not None:
             pick = self._solo_on_card(obs, texts, board, at, here, counts)
