@@ -1,4 +1,5 @@
-"""The S'Quarrels heuristic bot: legal moves only, better than random play, and sensible about the Rotten."""
+"""The S'Quarrels heuristic bot: legal moves only (the strategist too), better than random play, and sensible
+about the Rotten."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from oakwood.engine import Game
 from oakwood.engine.agent import Choice, PlayerView, as_choice
 from oakwood.games.squarrels.actions import PASS_ACTION
 from oakwood.games.squarrels.heuristic import SQuarrelsHeuristic
+from oakwood.games.squarrels.strategist import SQuarrelsStrategist
 from tests.games.squarrels.helpers import play, position
 
 
@@ -50,10 +52,11 @@ class Checked:
     ],
     ids=["default", "random-race-wild", "variants"],
 )
-def test_heuristic_only_plays_legal_actions(game: Game[Any]) -> None:
+@pytest.mark.parametrize("bot", [SQuarrelsHeuristic, SQuarrelsStrategist])
+def test_the_bots_only_play_legal_actions(game: Game[Any], bot: type[SQuarrelsHeuristic]) -> None:
     for seed in range(12):
         players = 2 + seed % 5
-        agents = [Checked(SQuarrelsHeuristic(seed=seed * 10 + i)) for i in range(players)]
+        agents = [Checked(bot(seed=seed * 10 + i)) for i in range(players)]
         result = play_match(game, agents, seed)
         assert result.state.is_terminal()
         assert sum(a.moves for a in agents) >= result.steps  # race answers after the winning slap are dropped

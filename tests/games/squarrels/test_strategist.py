@@ -1,46 +1,14 @@
-"""The S'Quarrels strategist: legal moves only, its changed rules of thumb in positions, stronger than the heuristic."""
+"""The S'Quarrels strategist: its changed rules of thumb in positions, and stronger than the heuristic (its legal
+play is tested with the heuristic's, in test_heuristic.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-import oakwood
-from oakwood.arena.match import play_match
 from oakwood.arena.simulate import SimulationSpec, simulate
 from oakwood.arena.stats import deal_summary
-from oakwood.engine import Game, State
+from oakwood.engine import State
 from oakwood.engine.agent import PlayerView, as_choice
 from oakwood.games.squarrels.strategist import SQuarrelsStrategist
 from tests.games.squarrels.helpers import play, position
-from tests.games.squarrels.test_heuristic import Checked
-
-
-@pytest.mark.parametrize(
-    "game",
-    [
-        oakwood.load("squarrels", single_round=True),
-        oakwood.load("squarrels", target_score=20, hoard_race="random", golden_wild_in_sets=True),
-        oakwood.load(
-            "squarrels",
-            single_round=True,
-            hoard_race="seat_order",
-            whirlwind_draw="mandatory_to_7",
-            quarrel_winner_may_draw=True,
-            quarrel_exhaustion="survivor_plays",
-            hoard_drawer_may_race=True,
-        ),
-    ],
-    ids=["default", "random-race-wild", "variants"],
-)
-def test_strategist_only_plays_legal_actions(game: Game[Any]) -> None:
-    for seed in range(12):
-        players = 2 + seed % 5
-        agents = [Checked(SQuarrelsStrategist(seed=seed * 10 + i)) for i in range(players)]
-        result = play_match(game, agents, seed)
-        assert result.state.is_terminal()
-        assert sum(a.moves for a in agents) >= result.steps
 
 
 def bot_move(state: State, seat: int) -> str:
