@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import Z95, GameRecord, deal_summary, summarize
+from oakwood.arena.stats import Z95, GameRecord, deal_summary, summarize, wilson_interval
 
 
 @pytest.mark.parametrize(("agents", "players"), [(3, 3), (3, 4), (2, 4), (4, 2), (5, 3)])
@@ -75,6 +75,13 @@ def test_a_deal_summary_averages_each_deal_before_its_interval() -> None:
     spread = (0.25 / 2) ** 0.5 / 2**0.5  # per-deal means 1.0 and 0.5: standard error 0.25
     assert summary.ci_low == pytest.approx(max(0.0, 0.75 - Z95 * spread))
     assert summary.ci_high == pytest.approx(1.0)
-    # A deal whose games split evenly between two equal players has no spread: every deal at 0.5.
+    # Deals that all came out the same have no spread: the Wilson interval over deals gives the width.
     even = [GameRecord(i, i // 2, (i % 2, 1 - i % 2), (1.0, 1.0), (1.0, 0.0), (0,), 5) for i in range(6)]
-    assert deal_summary(even, 0).win_rate == 0.5 and deal_summary(even, 0).ci_low == 0.5
+    assert deal_summary(even, 0).win_rate == 0.5  # seat 0 always wins: every deal at 0.5
+    assert (deal_summary(even, 0).ci_low, deal_summary(even, 0).ci_high) == pytest.approx(wilson_interval(1.5, 3))
+    sweep = [
+        GameRecord(i, i // 2, (i % 2, 1 - i % 2), (1.0, 1.0), (1.0, 0.0) if i % 2 == 0 else (0.0, 1.0), (0,), 5)
+        for i in range(200)
+    ]
+    summary = deal_summary(sweep, 0)  # entry 0 wins all 200 games of 100 deals
+    assert summary.win_rate == 1.0 and summary.ci_high == 1.0 and 0.95 < summary.ci_low < 0.97

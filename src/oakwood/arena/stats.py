@@ -157,7 +157,9 @@ def deal_summary(records: Sequence[GameRecord], entry: int, label: str = "") -> 
     """``entry``'s win share over the deals of a duplicate simulation (games sharing a seed are one deal).
 
     The interval is the normal one over per-deal means (their standard error, times ``Z95``), clipped to
-    [0, 1]; with fewer than two deals it is the whole range.
+    [0, 1]. A normal interval needs some spread: where every deal came out the same (the heuristic beating
+    random play in every game), the Wilson interval over deals, each deal's mean a fractional success, stands
+    in, so a sure-looking result still has a width. With fewer than two deals it is the whole range.
     """
     by_deal: dict[int, list[float]] = {}
     for record in records:
@@ -172,6 +174,9 @@ def deal_summary(records: Sequence[GameRecord], entry: int, label: str = "") -> 
         return DealSummary(label, deals, games, rate, 0.0, 1.0)
     rate = sum(means) / deals
     spread = math.sqrt(sum((m - rate) ** 2 for m in means) / (deals - 1) / deals)
+    if spread == 0.0:
+        low, high = wilson_interval(sum(means), deals)
+        return DealSummary(label, deals, games, rate, low, high)
     return DealSummary(label, deals, games, rate, max(0.0, rate - Z95 * spread), min(1.0, rate + Z95 * spread))
 
 
