@@ -77,8 +77,9 @@ def test_a_deal_summary_averages_each_deal_before_its_interval() -> None:
     assert summary.ci_high == pytest.approx(1.0)
     # Deals that all came out the same have no spread: the Wilson interval over deals gives the width.
     even = [GameRecord(i, i // 2, (i % 2, 1 - i % 2), (1.0, 1.0), (1.0, 0.0), (0,), 5) for i in range(6)]
-    assert deal_summary(even, 0).win_rate == 0.5  # seat 0 always wins: every deal at 0.5
-    assert (deal_summary(even, 0).ci_low, deal_summary(even, 0).ci_high) == pytest.approx(wilson_interval(1.5, 3))
+    summary = deal_summary(even, 0)
+    assert summary.win_rate == 0.5  # seat 0 always wins: every deal at 0.5
+    assert (summary.ci_low, summary.ci_high) == pytest.approx(wilson_interval(1.5, 3))
     sweep = [
         GameRecord(i, i // 2, (i % 2, 1 - i % 2), (1.0, 1.0), (1.0, 0.0) if i % 2 == 0 else (0.0, 1.0), (0,), 5)
         for i in range(200)
