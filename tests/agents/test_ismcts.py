@@ -155,6 +155,21 @@ def test_back_at_an_information_set_it_plays_something_new() -> None:
     assert first != again and again in state.legal_actions(seat)
 
 
+def test_the_solo_count_of_decisions_does_not_hide_a_cycle() -> None:
+    # Solo, every action moves the count of decisions (`solo=`): the same position two decisions later, as
+    # after stepping sideways and back with Flying Squirrel, is still the information set it has played from.
+    game = oakwood.load("nutty")
+    text = game.new_state(1, 7).to_notation()
+    assert " solo=0 " in text
+    before, after = game.from_notation(text), game.from_notation(text.replace(" solo=0 ", " solo=2 "))
+    assert game.information_key(before.observe(0)) == game.information_key(after.observe(0))
+    assert before.observe(0) != after.observe(0)
+    agent = ISMCTSAgent(seed=3, iterations=20, playout_steps=5)
+    first = agent.act(PlayerView.for_agent(before, 0, agent, Rng(1)))
+    again = agent.act(PlayerView.for_agent(after, 0, agent, Rng(1)))
+    assert first != again and again in after.legal_actions(0)
+
+
 def test_free_moves_never_trap_it_in_a_cycle() -> None:
     # Nutty's free gather and drop can lead straight back to the same position: whole games must still end.
     game = oakwood.load("nutty")

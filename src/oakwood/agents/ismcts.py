@@ -6,9 +6,9 @@ The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel
   the view (``sample_states``: everything hidden from the bot re-sampled consistently with what it knows) and
   walks down the tree in that world.
 - **Every seat decides at its own information set.** A node is keyed by the acting seat and what that seat
-  observes there (its ``observe``), never by the world's hidden cards, so the search does not assume an
-  opponent sees the bot's hand, nor the bot the opponents'. A commit decision is searched one seat at a time
-  in a random order: each seat's key shows only who has chosen, not what.
+  observes there (its ``observe``, as ``Game.information_key`` writes it), never by the world's hidden
+  cards, so the search does not assume an opponent sees the bot's hand, nor the bot the opponents'. A commit
+  decision is searched one seat at a time in a random order: each seat's key shows only who has chosen.
 - **Availability counts in UCB**: an action's exploration term counts only the iterations in which it was
   legal (worlds differ in what is legal).
 - **Truncated playouts with a normalised evaluation**: after leaving the tree, play continues for at most
@@ -162,7 +162,7 @@ class ISMCTSAgent:
             report = self.search(view)
             # Free moves can lead back to where they started (a Nutty gather then drop): at an information set
             # it has played from before, the bot tries what it has not tried there, or it would go round for ever.
-            played = self.played.setdefault((view.seat, repr(view.observation)), set())
+            played = self.played.setdefault((view.seat, view.game.information_key(view.observation)), set())
             action = next((a for a in report.ranking if a not in played), report.ranking[0])
             played.add(action)
         if view.decision is Decision.RACE:
@@ -178,7 +178,7 @@ class ISMCTSAgent:
         seat, rng = view.seat, self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         start = time.perf_counter()
-        root_key = (seat, repr(view.observation))
+        root_key = (seat, view.game.information_key(view.observation))
         done = 0
         while True:
             world = next(view.sample_states(1, rng))
@@ -215,6 +215,7 @@ class ISMCTSAgent:
         visited: set[tuple[int, str]] = set()
         first = True
         expanded = False
+        information_key = world.game.information_key
         while not world.is_terminal() and not expanded:
             seat = root_seat if first else _pick_seat(world.to_act(), rng)
             first = False
@@ -222,7 +223,7 @@ class ISMCTSAgent:
             if len(legal) == 1:  # a forced move is no decision: no node for it
                 world.apply(seat, legal[0])
                 continue
-            key = (seat, repr(world.observe(seat)))
+            key = (seat, information_key(world.observe(seat)))
             if key in visited:  # back at an information set of this walk (free moves can go round in circles)
                 break
             visited.add(key)

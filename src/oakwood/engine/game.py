@@ -139,6 +139,15 @@ class Game(ABC, Generic[O]):
         """A short explanation of an action for menus (its canonical text by default)."""
         return str(action)
 
+    def information_key(self, observation: Mapping[str, Any]) -> str:
+        """The text a search bot keys an information set by: the observation's ``repr`` by default.
+
+        A game whose observation holds a counter that every action moves, and that decides nothing for a long
+        while, leaves it out: with it, free moves round a circle never meet the same key again, so a search
+        cannot tell that it is going round (and a tree cannot share what it learnt of the same position).
+        """
+        return repr(observation)
+
     # ------------------------------------------------------------------ public API
     @cached_property
     def codec(self) -> ActionCodec[Hashable]:
