@@ -111,7 +111,7 @@ class Nutty(Game[NuttyOptions]):
         """The observation's text without the solo game's count of decisions: it moves on every action, and
         only decides the game at its safety limit (NS-17g, 3,000 decisions by default), so with it a bot
         stepping sideways to and fro with Flying Squirrel never met the same position twice and went on to
-        the limit (found by ``strength.py``: two solo games of 60 ran past 1,300 decisions)."""
+        the limit (found by ``strength.py``: two solo games of 60 ran past 1,000 decisions)."""
         if "actions_taken" not in observation:
             return repr(observation)
         return repr({key: value for key, value in observation.items() if key != "actions_taken"})
