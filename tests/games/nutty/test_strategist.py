@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from typing import Any
 
@@ -100,3 +101,29 @@ def test_solo_it_scores_more_than_the_heuristic_on_the_same_deals() -> None:
         gains.append(mine - theirs)
     mean = statistics.fmean(gains)
     assert mean - 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 > 0
+
+
+def test_solo_with_free_sideways_steps_each_fresh_decision_walks_on_to_the_golden() -> None:
+    # A solo game seen in the search (seed 9003, game 16): Flying Squirrel makes sideways and inward steps
+    # free, so many equally cheap ways lead to the golden on L5c1, and full cheeks want it swapped for a
+    # brown. A first step taken along a roundabout way led from L4c4 to L5c4 and back for ever; the search's
+    # guides are fresh bots whose idle count never ends that. Every decision here is a fresh bot too.
+    limbs = [
+        "ST,0,3*1.0,1,2*1.0", "G,~2,~BB,1,0", "0,2*2.0,3*1.0,1,1",
+        "BB,~3,1*5.0,G,3", "G*0.1,3,2*2.0,1", "2*1.0,G,2*2.0,BB,G*0.1",
+    ]  # fmt: skip
+    state = load(position(limbs, [board(at="L4c4", powers="SW,FL,LA", cheeks="2.0", burrow="1.0")], solo=True))
+    seen = []
+    for seed in range(12):
+        seen.append(obs_at(state))
+        state.apply(0, NuttyStrategist(seed=seed).act(PlayerView.of(state, 0)))
+        if state.observe(0)["boards"][0]["cheeks"]["golden"]:
+            break
+    assert state.observe(0)["boards"][0]["cheeks"]["golden"] == 1, seen
+    walk = [place for place, _ in itertools.groupby(seen)]  # a lasso or a drop keeps the squirrel in place
+    assert len(walk) == len(set(walk)), walk  # never back where it has been
+
+
+def obs_at(state: State) -> str:
+    """Where the solo squirrel is."""
+    return str(state.observe(0)["boards"][0]["at"])
