@@ -62,6 +62,11 @@ def move(state: State) -> str:
     return str(NuttyStrategist(seed=1).act(PlayerView.of(state, seat)))
 
 
+def squirrel_at(state: State) -> str:
+    """Where the solo squirrel is."""
+    return str(state.observe(0)["boards"][0]["at"])
+
+
 def test_on_the_trunk_it_stashes_browns_for_a_golden_instead_of_burying_them() -> None:
     # Two browns carried home with 3 AP: the heuristic buries them (2 AP for 2 points); the nest converts five
     # browns into a golden (1 AP) that is buried for 1 AP (2 AP for 5 points).
@@ -115,15 +120,10 @@ def test_solo_with_free_sideways_steps_each_fresh_decision_walks_on_to_the_golde
     state = load(position(limbs, [board(at="L4c4", powers="SW,FL,LA", cheeks="2.0", burrow="1.0")], solo=True))
     seen = []
     for seed in range(12):
-        seen.append(obs_at(state))
+        seen.append(squirrel_at(state))
         state.apply(0, NuttyStrategist(seed=seed).act(PlayerView.of(state, 0)))
         if state.observe(0)["boards"][0]["cheeks"]["golden"]:
             break
     assert state.observe(0)["boards"][0]["cheeks"]["golden"] == 1, seen
     walk = [place for place, _ in itertools.groupby(seen)]  # a lasso or a drop keeps the squirrel in place
     assert len(walk) == len(set(walk)), walk  # never back where it has been
-
-
-def obs_at(state: State) -> str:
-    """Where the solo squirrel is."""
-    return str(state.observe(0)["boards"][0]["at"])

@@ -281,8 +281,9 @@ def _dijkstra(tree: list[list[Obs]], start: Place, swinging: bool) -> dict[Place
 # ================================================================ solo paths
 def outranks(net: float, moves: int, rival: tuple[float, int, Place] | None) -> bool:
     """Whether a trip worth ``net`` points in ``moves`` moves beats ``rival`` (net, moves, first step): more
-    points, or as many in fewer moves. Ties stay with the first found, so the choice is the same from every
-    place along the way; a random tie-break could turn the squirrel back toward an equal target behind it."""
+    points, or as many in fewer moves. A step along the chosen trip's way makes that trip rank strictly higher
+    from the next place (as many points or more, one move fewer), and no other trip gains more, so the walk
+    never turns back; a random tie-break could turn the squirrel toward an equal target behind it."""
     if rival is None or net > rival[0] + 1e-9:
         return True
     return net > rival[0] - 1e-9 and moves < rival[1]
@@ -297,9 +298,9 @@ def solo_paths(
 
     Of paths equal in points the one with fewest moves wins. Free sideways steps give many equal-priced ways
     round, and a first step taken on a roundabout one need not bring the squirrel any nearer: from the next
-    place the cheapest way back led through where it came from, and it stepped to and fro for ever (SOLO_IDLE
-    ends that alone, but not for the fresh guides of a search). Counting moves makes every first step a step
-    along a shortest path, so the remaining walk shrinks. Dijkstra on (points, moves): the tree has 30 cards."""
+    place the cheapest way back led through where it came from, and it stepped to and fro for ever
+    (``SOLO_IDLE_LIMIT`` ends that alone, but not for the fresh guides of a search). Counting moves makes every
+    first step a step along a shortest path, so the remaining walk shrinks. Dijkstra on (points, moves)."""
     best: dict[Place, tuple[float, int, Place]] = {start: (0.0, 0, start)}
     todo: list[tuple[float, int, Place]] = [(0.0, 0, start)]
     while todo:
