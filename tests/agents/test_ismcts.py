@@ -245,3 +245,31 @@ def test_the_margin_counts_standard_errors_between_two_means() -> None:
         node.update("d", value)
     assert node.margin("d", "a") == pytest.approx(0.4 / math.sqrt(0.25 / 100 + 0.01 / 100), rel=1e-6)
     assert node.margin("a", "d") < -7
+
+
+def test_a_free_cycle_scores_what_the_tree_says_its_information_set_is_worth() -> None:
+    # Solo, on L1c1 carrying one brown with another lying there: a drop and a gather lead back here. Scored by
+    # a playout from the repeat, the cycle was judged by the guide's play alone while every real move was
+    # judged through the tree's exploration as well, so it looked best: in the strength run (seed 9003) the
+    # expert dropped and gathered until its memory of moves played forced another move, often a bad one.
+    game = oakwood.load("nutty")
+    here = game.from_notation(
+        "nutty:solo players=1 tree=2*1.0,~BB,~G,~3,~G/~3,~2,~1,~2,~3/~G,~0,~1,~BB,~OW/~1,~0,~1,~0,~G/"
+        "~2,~1,~1,~ST,~2/~ST,~3,~BB,~BB,~2 deck=3,G,1,1,2,2 out=- hidden=- box=WG,WG,FG,SF,SF,AR,AR,SW,FL,BP,LA,"
+        "SR,SP,DO market=SW,FL,BP,LA supply=58.15 gone=0.0 p1=L1c1|-|1.0|-|0.0|0.0|0.0|0.0 solo=2 phase=play "
+        "result=- rng=512692256111412569:36"
+    )
+    drop, gather = game.parse_action("drop brown"), game.parse_action("gather brown")
+    dropped = here.clone()
+    dropped.apply(0, drop)
+    agent = ISMCTSAgent(seed=1, iterations=1, playout_steps=5)
+    for state, favourite in ((here, drop), (dropped, gather)):  # every move tried once, the cycle's best
+        node = agent.tree[(0, game.information_key(state.observe(0)))] = Node()
+        for action in state.legal_actions(0):
+            node.update(action, 0.9 if action == favourite else 0.1)
+            node.available[action] = 1
+    root = agent.tree[(0, game.information_key(here.observe(0)))]
+    worth = sum(root.reward.values()) / sum(root.visits.values())  # what the tree says this place is worth
+    agent._iterate(here.clone(), 0, Rng(3))
+    assert root.visits[drop] == 2
+    assert root.reward[drop] == pytest.approx(0.9 + worth)

@@ -89,6 +89,11 @@ class Node:
         self.reward[action] = self.reward.get(action, 0.0) + value
         self.squares[action] = self.squares.get(action, 0.0) + value * value
 
+    def mean(self) -> float | None:
+        """The mean return over every visit of this information set (None before its first)."""
+        total = sum(self.visits.values())
+        return sum(self.reward.values()) / total if total else None
+
     def margin(self, action: Hashable, other: Hashable) -> float:
         """How many standard errors ``action``'s mean return is above ``other``'s (0 if either is unvisited)."""
         n, m = self.visits.get(action, 0), self.visits.get(other, 0)
@@ -213,6 +218,7 @@ class ISMCTSAgent:
         world.record_events = False  # nobody reads a world's log
         path: list[tuple[Node, Hashable, int]] = []
         visited: set[tuple[int, str]] = set()
+        repeated: tuple[Node, int] | None = None  # the information set a free cycle of moves led back to
         first = True
         expanded = False
         information_key = world.game.information_key
@@ -225,6 +231,7 @@ class ISMCTSAgent:
                 continue
             key = (seat, information_key(world.observe(seat)))
             if key in visited:  # back at an information set of this walk (free moves can go round in circles)
+                repeated = (self.tree[key], seat)
                 break
             visited.add(key)
             node = self.tree.get(key)
@@ -241,6 +248,17 @@ class ISMCTSAgent:
         else:
             self._guided_playout(world, rng, self.guide)
         value = world.game.estimate_returns(world)
+        if repeated is not None:
+            # A cycle changed nothing for the seat that went round it: it is worth what that information set
+            # is worth in the tree. Scored by the playout from the repeat instead, the cycle's moves were
+            # judged by the guide's play alone while every real move was judged through the tree's
+            # exploration as well; the cycle looked better, and the bot went round it (a Nutty drop and
+            # gather) until its memory of moves played forced some other move, often a bad one.
+            node, seat = repeated
+            known = node.mean()
+            if known is not None:
+                value = [*value]
+                value[seat] = known
         for node, action, seat in path:
             node.update(action, value[seat])
 
