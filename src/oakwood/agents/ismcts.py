@@ -14,6 +14,9 @@ The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel
 - **Truncated playouts with a normalised evaluation**: after leaving the tree, play continues for at most
   ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat (random
   play never ends some games here).
+- **A walk back at an information set of its own path** (free moves in a circle) stops there, and the seat
+  that went round is scored what the tree says that information set is worth (``Node.mean``): a circle
+  changes nothing for it, and scored by a playout it looked better than the moves the tree explores.
 - **The most visited action** is played; budgets are iterations, seconds, or both (whichever ends first).
 
 **A guide** (optional: the game's heuristic bot, as the levels use it) makes the search build on what the
