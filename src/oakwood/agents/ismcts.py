@@ -252,11 +252,8 @@ class ISMCTSAgent:
             self._guided_playout(world, rng, self.guide)
         value = world.game.estimate_returns(world)
         if repeated is not None:
-            # A cycle changed nothing for the seat that went round it: it is worth what that information set
-            # is worth in the tree. Scored by the playout from the repeat instead, the cycle's moves were
-            # judged by the guide's play alone while every real move was judged through the tree's
-            # exploration as well; the cycle looked better, and the bot went round it (a Nutty drop and
-            # gather) until its memory of moves played forced some other move, often a bad one.
+            # The circle changed nothing for the seat that went round: the tree's worth of where it came back
+            # to (see the module docstring; a playout from the repeat made circles look best).
             node, seat = repeated
             known = node.mean()
             if known is not None:
