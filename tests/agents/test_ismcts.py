@@ -273,3 +273,52 @@ def test_a_free_cycle_scores_what_the_tree_says_its_information_set_is_worth() -
     agent._iterate(here.clone(), 0, Rng(3))
     assert root.visits[drop] == 2
     assert root.reward[drop] == pytest.approx(0.9 + worth)
+
+
+# Two solo positions of the strength run's game (seed 9100) where the expert's search preferred another move to
+# the strategist's: buying the backpack was much better (+0.6 wins on 200 fresh worlds), moving inwards with a
+# nest brown instead of stashing the golden worse (-0.29).
+BETTER_THAN_THE_GUIDE = (
+    "nutty:solo players=1 tree=2,~3,~2,~1,~BB/ST,G,~G,~3,~1/~2,~0,~G,~2,~1/~3,~2,~3,~1,~0/~ST,~1,~1,~BB,~1/"
+    "~BB,~1,~3,~BB,~G deck=2,OW,G,0,2,2 out=- hidden=- box=WG,WG,FG,SF,SF,AR,AR,SW,FL,BP,LA,SR,SP,DO "
+    "market=SW,FL,BP,LA supply=58.14 gone=0.0 p1=L2c2|-|0.1|-|2.0|0.0|0.0|0.0 solo=9 phase=play result=- "
+    "rng=9100:36",
+    "move L2c1",
+    "buy backpack",
+)
+WORSE_THAN_THE_GUIDE = (
+    "nutty:solo players=1 tree=2,~3,~2,~1,~BB/ST,G,G*1.0,3*1.0,1/~2,~0,~G,~2,~1/~3,~2,~3,~1,~0/~ST,~1,~1,~BB,~1/"
+    "~BB,~1,~3,~BB,~G deck=2,OW,G,0,2,2 out=- hidden=- box=WG,WG,FG,SF,SF,AR,AR,SW,FL,BP,LA,SR,SP,DO "
+    "market=SW,FL,LA supply=53.14 gone=0.0 p1=T|BP|1.0|g|4.0|0.0|0.0|0.0 solo=24 phase=play result=- "
+    "rng=9100:36",
+    "stash golden",
+    "move L1c1 with nest brown",
+)
+
+
+@pytest.mark.parametrize(
+    ("position", "kept"), [(BETTER_THAN_THE_GUIDE, True), (WORSE_THAN_THE_GUIDE, False)], ids=["better", "worse"]
+)
+def test_a_departure_from_the_guide_is_played_only_if_fresh_worlds_confirm_it(
+    position: tuple[str, str, str], kept: bool
+) -> None:
+    game = oakwood.load("nutty")
+    notation, guide_move, departure = position
+    state = game.from_notation(notation)
+    hint, preferred = game.parse_action(guide_move), game.parse_action(departure)
+    assert make_agent(game, game.search_guide).act(PlayerView.of(state, 0)) == hint
+
+    def sure_of_the_departure(agent: ISMCTSAgent) -> None:  # the search's tree, far above the guide's move
+        root = agent.tree[(0, game.information_key(state.observe(0)))] = Node(hint=hint)
+        for action in state.legal_actions(0):
+            for value in (0.8, 1.0) * 20 if action == preferred else (0.1, 0.3):
+                root.update(action, value)
+                root.available[action] = root.available.get(action, 0) + 1
+
+    trusting = make_agent(game, "ismcts", seed=1, iterations=1, confirm=0)
+    sure_of_the_departure(trusting)
+    assert trusting.act(PlayerView.for_agent(state, 0, trusting, Rng(2))) == preferred
+    careful = make_agent(game, "ismcts", seed=1, iterations=1)  # solo asks for confirmation
+    assert careful.confirm is None and game.confirm_departures[1] > 0
+    sure_of_the_departure(careful)
+    assert careful.act(PlayerView.for_agent(state, 0, careful, Rng(2))) == (preferred if kept else hint)

@@ -30,7 +30,12 @@ iterations it cannot (measured in issue 9: unguided search lost every Nutty game
   new in most worlds, and a fresh opponent node plays what the heuristic would rather than a random move;
 - at the root the bot keeps the guide's move unless the search's choice is better by ``guide_z`` standard
   errors of the two mean returns: search evaluations differ by a few hundredths, as much as their noise, and
-  a bot that follows noise away from a good heuristic plays worse than the heuristic.
+  a bot that follows noise away from a good heuristic plays worse than the heuristic;
+- where the game asks for it (``Game.confirm_departures``, by table size) that choice must also win on
+  ``confirm`` fresh worlds: each world played on by the guide after either move, paired so that only the move
+  differs, and the mean gain ``guide_z`` standard errors above nothing. The search's own margin is biased
+  towards a departure: the action it visits most is the one whose returns came out high by chance, the
+  more so the more actions there are (a Nutty solo decision has a dozen), and fresh worlds carry no such bias.
 
 The tree is kept between the bot's moves: a node is an information set, so whatever the bot learnt of an
 information set it meets again still holds. Searches are deterministic for a seed and an iteration budget.
@@ -139,6 +144,7 @@ class ISMCTSAgent:
         guide_epsilon: float = 0.1,
         guide_bias: float = 0.5,
         guide_z: float = 2.0,
+        confirm: int | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration budget, a time budget, or both")
@@ -154,6 +160,8 @@ class ISMCTSAgent:
         self.guide_epsilon = guide_epsilon
         self.guide_bias = guide_bias
         self.guide_z = guide_z
+        #: Fresh worlds that must confirm a departure from the guide (None: the game's ``confirm_departures``).
+        self.confirm = confirm
         self.tree: dict[tuple[int, str], Node] = {}
         #: The actions already played from each information set: back at one, the bot plays something else.
         self.played: dict[tuple[int, str], set[Hashable]] = {}
@@ -199,6 +207,9 @@ class ISMCTSAgent:
         root = self.tree.get(root_key, Node())
         values = {a: root.reward[a] / n for a, n in root.visits.items() if n}
         ranking = self.rank(root, view.legal_actions)
+        hint = root.hint
+        if hint is not None and ranking[0] != hint and not self._confirmed(view, ranking[0], hint):
+            ranking = (hint, *(action for action in ranking if action != hint))
         self.last = SearchReport(done, time.perf_counter() - start, dict(root.visits), values, ranking)
         return self.last
 
@@ -214,6 +225,30 @@ class ISMCTSAgent:
             ranked.remove(hint)
             ranked.insert(0, hint)
         return tuple(ranked)
+
+    def _confirmed(self, view: PlayerView, departure: Hashable, hint: Hashable) -> bool:
+        """Whether fresh worlds confirm that ``departure`` beats the guide's ``hint`` (see the module
+        docstring); true where no confirmation is asked for."""
+        wanted = self.confirm if self.confirm is not None else view.game.confirm_departures.get(view.num_players, 0)
+        if wanted < 1 or self.guide is None:
+            return True
+        seat, rng = view.seat, self.rng
+        gains = []
+        for world in view.sample_states(wanted, rng):
+            playout_seed = rng.randbelow(1 << 30)  # the same playout dice after either move
+            returns = []
+            for action in (departure, hint):
+                branch = world.clone()
+                branch.record_events = False
+                branch.apply(seat, action)
+                self._guided_playout(branch, Rng(playout_seed), self.guide, epsilon=0.0)
+                returns.append(branch.game.estimate_returns(branch)[seat])
+            gains.append(returns[0] - returns[1])
+        mean = sum(gains) / wanted
+        if mean <= 0:
+            return False
+        spread = math.sqrt(sum((gain - mean) ** 2 for gain in gains) / max(wanted - 1, 1))
+        return spread == 0 or mean / (spread / math.sqrt(wanted)) >= self.guide_z
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, world: State, root_seat: int, rng: Rng) -> None:
@@ -271,13 +306,15 @@ class ISMCTSAgent:
             world.apply(seat, playout_action(world, seat, world.legal_actions(seat), rng))
             steps += 1
 
-    def _guided_playout(self, world: State, rng: Rng, make: Callable[[int], Agent]) -> None:
+    def _guided_playout(
+        self, world: State, rng: Rng, make: Callable[[int], Agent], epsilon: float | None = None
+    ) -> None:
         """At most ``playout_steps`` moves of the guide at every seat (a fresh guide per seat, each seeing only
-        its seat of the world), with a random move instead at a rate of ``guide_epsilon``."""
+        its seat of the world), with a random move instead at a rate of ``epsilon`` (``guide_epsilon``)."""
         steps = 0
         bots: dict[int, Agent] = {}
         playout_action = world.game.playout_action
-        epsilon = self.guide_epsilon
+        epsilon = self.guide_epsilon if epsilon is None else epsilon
         while steps < self.playout_steps and not world.is_terminal():
             seat = _pick_seat(world.to_act(), rng)
             legal = world.legal_actions(seat)

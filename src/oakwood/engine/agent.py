@@ -38,6 +38,7 @@ class PlayerView:
     legal_actions: tuple[Hashable, ...]
     game: Game[Any]
     decision: Decision
+    num_players: int  # the seats at the table (public: every seat knows it)
     _observation: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     _world: State | None = field(default=None, repr=False, compare=False)
 
@@ -66,6 +67,7 @@ class PlayerView:
             legal_actions=state.legal_actions(seat),
             game=state.game,
             decision=state.decision,
+            num_players=state.num_players,
             _observation=state.observe(seat) if observation else None,
             _world=None if world_rng is None else state.determinize(seat, world_rng),
         )

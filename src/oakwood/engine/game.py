@@ -80,6 +80,9 @@ class Game(ABC, Generic[O]):
     playout_steps: ClassVar[int] = 40
     #: The shipped bot (a name in ``agents``) whose moves guide the search: its playouts and first tries.
     search_guide: ClassVar[str] = "heuristic"
+    #: By table size, how many fresh worlds must confirm that a move ISMCTS prefers to its guide's is better
+    #: before it plays it (``ISMCTSAgent.confirm``); a table size not listed trusts the search's own margin.
+    confirm_departures: ClassVar[Mapping[int, int]] = {}
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
         if options is not None and values:

@@ -40,6 +40,9 @@ class Nutty(Game[NuttyOptions]):
     level_iterations: ClassVar[tuple[int, int] | None] = (50, 150)  # hard, expert: benchmarks/strength.py
     playout_steps: ClassVar[int] = 100
     search_guide: ClassVar[str] = "strategist"
+    # Solo, the search's departures from the strategist were as often worse as better (benchmarks/README.md):
+    # there, fresh worlds must confirm each one.
+    confirm_departures: ClassVar[Mapping[int, int]] = {1: 40}
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
             "turn", "end_turn", "move", "claim", "gather", "drop", "pack", "unpack", "stash", "unstash",
