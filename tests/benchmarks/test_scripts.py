@@ -10,6 +10,8 @@ from types import ModuleType
 import pytest
 
 import oakwood
+from oakwood.agents import make_agent
+from oakwood.engine import PlayerView, Rng
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -120,3 +122,19 @@ def test_duel_prints_the_first_bots_share_over_deals(
     duel.main()
     out = capsys.readouterr().out
     assert "strategist against heuristic" in out and "over 4 deals (8 games" in out
+
+
+def test_departures_plays_both_moves_out_on_the_same_fresh_worlds() -> None:
+    departures = load("departures")
+    game = oakwood.load("nutty")
+    state = game.new_state(1, 5)
+    first, second = state.legal_actions(0)[:2]
+    view = PlayerView.of(state, 0, world_rng=Rng(1))
+    same = departures.gains(game, view, first, first, 3, Rng(2))
+    assert same == [(0.0, 0.0)] * 3  # one move against itself on the same worlds: no gain, no noise
+    found = departures.gains(game, view, first, second, 3, Rng(2))
+    assert len(found) == 3 and all(-1 <= wins <= 1 for wins, _ in found)
+    expert = make_agent(game, "expert", seed=1)
+    proposals = departures.note_departures(expert)
+    verdict = expert._confirmed(view, first, second)  # solo: checked on the game's 40 fresh worlds
+    assert proposals == [(first, second, verdict)]
