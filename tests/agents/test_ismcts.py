@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
 import pytest
 
 import oakwood
 from oakwood.agents import make_agent
-from oakwood.agents.ismcts import ISMCTSAgent, Node
+from oakwood.agents.ismcts import ISMCTSAgent, Node, _after_circle
 from oakwood.arena.match import play_match
 from oakwood.engine import Choice, Decision, PlayerView, Rng, State, load
 from tests.cli.toygame import TOY_NAME
@@ -170,12 +171,40 @@ def test_the_solo_count_of_decisions_does_not_hide_a_cycle() -> None:
     assert first != again and again in after.legal_actions(0)
 
 
-def test_free_moves_never_trap_it_in_a_cycle() -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_free_moves_never_trap_it_in_a_cycle(guided: bool) -> None:
     # Nutty's free gather and drop can lead straight back to the same position: whole games must still end.
     game = oakwood.load("nutty")
-    agents = [ISMCTSAgent(seed=s, iterations=8, playout_steps=5) for s in range(2)]
+    agents = [
+        make_agent(game, "ismcts", seed=s, iterations=8, playout_steps=5)
+        if guided
+        else ISMCTSAgent(seed=s, iterations=8, playout_steps=5)
+        for s in range(2)
+    ]
     result = play_match(game, agents, seed=11, max_steps=5000)
     assert result.state.is_terminal()
+
+
+def test_back_where_it_left_its_guide_it_plays_the_guides_move() -> None:
+    # A circle of free moves starts where the bot left its guide (a Nutty unstash after a stash): back there
+    # it plays the guide's move, not its next-ranked one (which unstashed acorns or ended the turn).
+    ranking = ("unstash brown", "end", "stash brown")
+    assert _after_circle(ranking, "stash brown", Counter()) == "unstash brown"  # first time: the search's pick
+    assert _after_circle(ranking, "stash brown", Counter({"unstash brown": 1})) == "stash brown"
+    assert _after_circle(ranking, "stash brown", Counter({"stash brown": 1})) == "stash brown"  # a second time
+    assert _after_circle(ranking, "stash brown", Counter({"stash brown": 2, "unstash brown": 1})) == "end"
+    assert _after_circle(ranking, None, Counter({"unstash brown": 1})) == "end"  # no guide: what is untried
+
+
+def test_a_guided_bot_back_at_a_position_plays_its_guides_move_twice_then_something_new() -> None:
+    game = oakwood.load("nutty")
+    state = game.new_state(2, 7)
+    seat = state.to_act()[0]
+    loyal = make_agent(game, "ismcts", seed=3, iterations=20, playout_steps=5, guide_z=math.inf)
+    moves = [loyal.act(PlayerView.for_agent(state, seat, loyal, Rng(n))) for n in range(3)]
+    hint = loyal.tree[(seat, game.information_key(state.observe(seat)))].hint  # the guide's move there
+    assert hint is not None and moves[:2] == [hint, hint]
+    assert moves[2] != hint and moves[2] in state.legal_actions(seat)
 
 
 # ---------------------------------------------------------------------- guided by the game's own bot
