@@ -13,10 +13,13 @@ and alone (a solo game) each level's win rate with its interval and mean score. 
 ``expert``, that of ``hard`` (scaled by the ratio of budgets) and the iterations per second.
 
 ``--write`` stores the figures in ``src/oakwood/agents/strength.json`` (shown by ``oakwood games``);
-``--table`` prints the stored figures as the Markdown table of ``benchmarks/README.md``.
+``--table`` prints the stored figures as the Markdown table of ``benchmarks/README.md``. ``--seconds S`` caps
+every search of ``hard`` and ``expert`` at ``S`` seconds as well as their iterations (whichever ends first):
+the strength at a time a move on this machine, not the levels' own, so it cannot be written.
 
     python benchmarks/strength.py                                   # every case, the default number of games
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
+    python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
 """
 
 from __future__ import annotations
@@ -79,14 +82,30 @@ def interval(share: float, low: float, high: float, games: int) -> dict[str, Any
     return {"games": games, "win_share": round(share, 3), "ci95": [round(low, 3), round(high, 3)]}
 
 
-def against(case: str, level: str, opponent: str, games: int, workers: int, seed: int) -> dict[str, Any]:
+def capped(level: str, seconds: float | None) -> dict[str, dict[str, float]]:
+    """The spec's settings that cap ``level``'s searches at ``seconds`` (none without a cap)."""
+    return {} if seconds is None or level not in ("hard", "expert") else {level: {"seconds": seconds}}
+
+
+def against(
+    case: str, level: str, opponent: str, games: int, workers: int, seed: int, seconds: float | None = None
+) -> dict[str, Any]:
     """``level`` at one seat, ``opponent`` at the others, on duplicate deals: every deal played once with the
     level at each seat (``games`` rounded up to whole deals). The level's share of the wins, with its interval
-    over deals (``deal_summary``)."""
+    over deals (``deal_summary``). ``seconds`` caps the level's searches."""
     name, players, options, _ = CASES[case]
     lineup = (level,) + (opponent,) * (players - 1)
     deals = -(-games // players)
-    spec = SimulationSpec(name, lineup, games=deals * players, seed=seed, rotate=True, duplicate=True, options=options)
+    spec = SimulationSpec(
+        name,
+        lineup,
+        games=deals * players,
+        seed=seed,
+        rotate=True,
+        duplicate=True,
+        options=options,
+        settings=capped(level, seconds),
+    )
     mine = deal_summary(simulate(spec, workers=workers), 0)
     return {
         "opponent": opponent,
@@ -95,11 +114,12 @@ def against(case: str, level: str, opponent: str, games: int, workers: int, seed
     }
 
 
-def alone(case: str, level: str, games: int, workers: int, seed: int) -> dict[str, Any]:
+def alone(case: str, level: str, games: int, workers: int, seed: int, seconds: float | None = None) -> dict[str, Any]:
     """``level`` playing solo: its win rate and mean score; above ``medium``, also what it gains over
-    ``medium`` on the same deals (``paired_gain``)."""
+    ``medium`` on the same deals (``paired_gain``). ``seconds`` caps the level's searches."""
     name, _, options, _ = CASES[case]
-    records = simulate(SimulationSpec(name, (level,), games=games, seed=seed, options=options), workers=workers)
+    spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options, settings=capped(level, seconds))
+    records = simulate(spec, workers=workers)
     wins = sum(record.returns[0] for record in records)
     low, high = wilson_interval(wins, len(records))
     mean_score = statistics.fmean(record.scores[0] for record in records)
@@ -122,11 +142,12 @@ def paired_gain(mine: list[float], theirs: list[float]) -> dict[str, Any]:
     return {"mean": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)]}
 
 
-def search_times(case: str, seed: int) -> dict[str, float]:
-    """Seconds per move of ``hard`` and ``expert`` and iterations per second, from one timed game."""
+def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str, float]:
+    """Seconds per move of ``hard`` and ``expert`` and iterations per second, from one timed game
+    (``expert``'s searches capped at ``seconds``)."""
     name, players, options, _ = CASES[case]
     game = load(name, **options)
-    expert = make_agent(game, "expert", seed=seed)
+    expert = make_agent(game, "expert", seed=seed, **capped("expert", seconds).get("expert", {}))
     assert isinstance(expert, ISMCTSAgent)
     searches: list[tuple[int, float]] = []
     search = expert.search
@@ -151,9 +172,15 @@ def search_times(case: str, seed: int) -> dict[str, float]:
 
 
 def measure(
-    case: str, matches: int, baseline: int, workers: int, seed: int, only: tuple[str, ...] = LEVELS
+    case: str,
+    matches: int,
+    baseline: int,
+    workers: int,
+    seed: int,
+    only: tuple[str, ...] = LEVELS,
+    seconds: float | None = None,
 ) -> dict[str, Any]:
-    """Every level of one case (or those in ``only``), printed as it goes."""
+    """Every level of one case (or those in ``only``), printed as it goes; ``seconds`` caps the searches."""
     name, players, _, meaning = CASES[case]
     game = load(name)
     figures: dict[str, Any] = {
@@ -173,9 +200,9 @@ def measure(
         games = baseline if level in ("easy", "medium") else matches
         started = time.perf_counter()
         if players == 1:
-            result = alone(case, level, games, workers, seed)
+            result = alone(case, level, games, workers, seed, seconds)
         else:
-            result = against(case, level, str(opponent), games, workers, seed)
+            result = against(case, level, str(opponent), games, workers, seed, seconds)
         figures["levels"][level] = {**result, "commit": figures["commit"], "measured": figures["measured"]}
         low, high = result["ci95"]
         versus = f"vs {opponent:6}" if players > 1 else "solo     "
@@ -186,7 +213,7 @@ def measure(
             flush=True,
         )
     searched = game.level_iterations is not None and ("hard" in only or "expert" in only)
-    figures["time"] = search_times(case, seed) if searched else {}
+    figures["time"] = search_times(case, seed, seconds) if searched else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
 
@@ -248,13 +275,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
     parser.add_argument("--table", action="store_true", help="print the stored figures as Markdown and stop")
+    parser.add_argument("--seconds", type=float, help="cap every search of hard and expert at this many seconds")
     args = parser.parse_args()
+    if args.seconds is not None and not args.seconds > 0:
+        parser.error(f"--seconds must be above 0, not {args.seconds}")
+    if args.seconds is not None and args.write:
+        parser.error("--seconds measures the levels under a time cap, not as they play: drop --write")
+    if args.seconds is not None:
+        print(f"every search of hard and expert capped at {args.seconds:g} s", flush=True)
     if args.table:
         print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
         return
     for case in args.cases:
         only = tuple(level.strip() for level in args.levels.split(","))
-        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed, only)
+        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed, only, args.seconds)
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
             stored[case] = merged(stored.get(case), figures)

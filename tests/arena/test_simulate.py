@@ -6,6 +6,8 @@ import multiprocessing
 
 import pytest
 
+from oakwood.agents import make_agent
+from oakwood.arena import spec as spec_module
 from oakwood.arena.simulate import SimulationSpec, SimulationStopped, chunk_size, simulate
 from oakwood.arena.stats import derive_seed, summarize
 from tests.cli.toygame import TOY_NAME
@@ -40,6 +42,23 @@ def test_records_are_real_outcomes_and_options_apply() -> None:
         assert record.steps >= 4  # one round: stay, two commits, at least one race answer
     rows = summarize(records, ["P1", "P2"])
     assert abs(sum(row.wins for row in rows) - 10) < 1e-9
+
+
+def test_settings_reach_the_named_agent_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[tuple[str, dict[str, object]]] = []
+
+    def recording(game: object, name: str, **kwargs: object) -> object:
+        built.append((name, kwargs))
+        return make_agent(game, name, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spec_module, "make_agent", recording)
+    spec = SimulationSpec(
+        "barrell", ("expert", "medium"), games=2, seed=3, rotate=True, settings={"expert": {"iterations": 2}}
+    )
+    simulate(spec, workers=1)
+    experts = [kwargs for name, kwargs in built if name == "expert"]
+    assert len(experts) == 2 and all(kwargs["iterations"] == 2 for kwargs in experts)  # one per seating
+    assert all("iterations" not in kwargs for name, kwargs in built if name == "medium")
 
 
 def test_chunk_size() -> None:

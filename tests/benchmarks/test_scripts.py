@@ -113,6 +113,25 @@ def test_strength_plays_whole_duplicate_deals() -> None:
     assert 0 <= low <= result["win_share"] <= high <= 1 and result["opponent"] == "easy"
 
 
+def test_strength_caps_only_the_searching_levels() -> None:
+    strength = load("strength")
+    assert strength.capped("expert", 1.0) == {"expert": {"seconds": 1.0}}
+    assert strength.capped("medium", 1.0) == {} and strength.capped("expert", None) == {}
+    result = strength.against("barrell-2", "expert", "medium", games=2, workers=1, seed=3, seconds=0.01)
+    assert (result["games"], result["deals"]) == (2, 1) and result["opponent"] == "medium"
+
+
+@pytest.mark.parametrize("extra", [["--seconds", "0"], ["--seconds", "1", "--write"]])
+def test_strength_refuses_a_cap_it_cannot_use(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    strength = load("strength")
+    monkeypatch.setattr(sys, "argv", ["strength.py", "--cases", "barrell-2", *extra])
+    with pytest.raises(SystemExit):
+        strength.main()
+    assert "--seconds" in capsys.readouterr().err
+
+
 def test_duel_prints_the_first_bots_share_over_deals(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

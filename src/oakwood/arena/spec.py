@@ -30,7 +30,9 @@ class SimulationSpec:
     out. ``duplicate`` (with ``rotate``) deals the same cards to every seating: games ``k·L`` to ``k·L + L − 1``
     (``L`` the lineup's length) share one seed, so each deal is played once with every entry at every seat and
     the luck of the deal cancels out of the comparison (``stats.deal_summary`` gives its interval).
-    ``keep_actions`` keeps each game's action history in its record (for the store).
+    ``keep_actions`` keeps each game's action history in its record (for the store). ``settings`` gives
+    keyword settings by agent name, passed to ``make_agent`` over a level's own (a benchmark's time cap on a
+    search, for one).
     """
 
     game: str
@@ -42,6 +44,7 @@ class SimulationSpec:
     players: int | None = None
     keep_actions: bool = False
     duplicate: bool = False
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.lineup:
@@ -79,8 +82,10 @@ def run_game(spec: SimulationSpec, index: int) -> GameRecord:
     game = _game(spec.game, tuple(sorted(spec.options.items())))
     seed = spec.game_seed(index)
     seating = spec.seating(index)
+    names = [spec.lineup[entry] for entry in seating]
     agents = [
-        make_agent(game, spec.lineup[entry], seed=derive_seed(seed, seat + 1)) for seat, entry in enumerate(seating)
+        make_agent(game, name, seed=derive_seed(seed, seat + 1), **spec.settings.get(name, {}))
+        for seat, name in enumerate(names)
     ]
     result = play_match(game, agents, seed, record_events=False)  # bots never read the log
     actions = ""
