@@ -143,3 +143,45 @@ def test_the_race_window_closes_as_a_pass(client: TestClient) -> None:
         closed = until(sockets[2], lambda u: u["observation"]["decision"] != "race")
         assert time.monotonic() - started >= 0.4 and closed["seq"] == seq + 2  # both racers passed
         assert any(e["kind"] == "race_declined" for e in closed["events"]), closed["events"]
+
+
+def test_the_race_window_never_runs_on_into_the_winners_turn(client: TestClient) -> None:
+    """Winning a race hands the winner the turn; with no turn clock, nothing may time that turn: no bot covers
+    the seat and no countdown shows, however long the winner thinks (the race window is long over)."""
+    with at_first_race(client, 0.5) as (sockets, latest):
+        seq = latest[0]["seq"]
+        send(sockets[0], type="act", seq=seq, action=index_of(latest[0], "slap"))
+        won = until(sockets[0], lambda u: u["seq"] == seq + 1)
+        assert won["observation"]["decision"] == "turn" and won["legal"], "the winner plays on"
+        assert won["deadline"] is None, "no countdown on a turn without a clock"
+        time.sleep(1.5)  # three race windows
+        send(sockets[0], type="ping")
+        assert sockets[0].receive_json()["type"] == "pong"  # nothing came meanwhile: no cover, no move for the seat
+        send(sockets[0], type="act", seq=won["seq"], action=won["legal"][0]["index"])
+        moved = until(sockets[0], lambda u: u["seq"] == seq + 2)
+        assert not moved["table"]["seats"][0]["covered"]
+
+
+def test_a_commit_answer_crossing_another_seats_answer_still_counts(client: TestClient) -> None:
+    """In a Quarrel a player chooses while others do: an answer sent from an update that another seat's answer
+    has since moved on is not stale (it answers the same question), so no click is lost."""
+    table_id, tokens = seat_everyone(client, 3, SINGLE_ROUND, seed=2)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as a,
+        client.websocket_connect(f"/ws/tables/{table_id}") as b,
+        client.websocket_connect(f"/ws/tables/{table_id}") as c,
+    ):
+        sockets = [a, b, c]
+        latest = [hello(ws, token) for ws, token in zip(sockets, tokens, strict=True)]
+        all_here(sockets, latest)
+        first_moves(sockets, latest, steps_to(Decision.COMMIT, 3, SINGLE_ROUND, 2))
+        choosing = [s for s, update in enumerate(latest) if update["legal"]]
+        assert len(choosing) >= 2, "a Quarrel with at least two players choosing"
+        first, second = choosing[:2]
+        seq = latest[0]["seq"]
+        send(sockets[first], type="act", seq=seq, action=latest[first]["legal"][0]["index"])
+        send(sockets[second], type="act", seq=seq, action=latest[second]["legal"][0]["index"])  # seq is old now
+        after = until(sockets[second], lambda u: u["seq"] == seq + 2)
+        assert {first, second} <= set(after["observation"]["quarrel"]["committed"]) or not after["observation"][
+            "quarrel"
+        ], "both answers were taken"

@@ -162,6 +162,7 @@ class Registry:
             turn_seconds=stored.turn_seconds,
             created_at=stored.created_at,
             seq=len(state.history),
+            decision_seq=len(state.history),  # an answer sent before the restart is asked again
         )
         self._open(table, row.seed)
 

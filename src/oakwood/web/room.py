@@ -18,7 +18,6 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Hashable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -62,6 +61,16 @@ class RoomSettings:
     turn_seconds_range: tuple[float, float] = (10.0, 3600.0)
 
 
+@dataclass(frozen=True)
+class Deadline:
+    """A person's clock: when it runs out, its timer, and the question it times (the decision and the
+    ``seq`` it began at), so that it never runs on into another one."""
+
+    at: float
+    handle: asyncio.TimerHandle
+    question: tuple[Decision, int]
+
+
 @dataclass(eq=False)
 class Client:
     """One connection: which seat it plays (None: a spectator, or not yet said hello) and what it was sent."""
@@ -95,7 +104,7 @@ class Room:
         self._seed = seed
         self._race_seconds = race_window(table, settings.race_seconds)
         self._thinking: dict[int, asyncio.Task[None]] = {}
-        self._deadlines: dict[int, tuple[float, asyncio.TimerHandle]] = {}
+        self._deadlines: dict[int, Deadline] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
 
     # ------------------------------------------------------------------ connections
@@ -183,7 +192,7 @@ class Room:
     async def _send_update(self, client: Client) -> None:
         message = self.table.update_for(client.seat, client.since)  # (an undo set every client's since to 0)
         if client.seat is not None and client.seat in self._deadlines:
-            message["deadline"] = round(max(0.0, self._deadlines[client.seat][0] - time.monotonic()), 1)
+            message["deadline"] = round(max(0.0, self._deadlines[client.seat].at - time.monotonic()), 1)
         client.since += len(message["events"])
         await self._send(client, message)
 
@@ -197,9 +206,11 @@ class Room:
         self._watch_presence()
         to_act = set(table.to_act()) if table.status == "playing" else set()  # a table waits until it is full
         race = table.decision is Decision.RACE
+        question = (table.decision, table.decision_seq)
         for seat in list(self._deadlines):
-            if seat not in to_act or table.seats[seat].played_by_bot:
-                self._deadlines.pop(seat)[1].cancel()
+            # a clock is for one question: a race window never runs on into the turn after it
+            if seat not in to_act or table.seats[seat].played_by_bot or self._deadlines[seat].question != question:
+                self._deadlines.pop(seat).handle.cancel()
         for seat in sorted(to_act):
             record = table.seats[seat]
             if record.played_by_bot:
@@ -210,9 +221,8 @@ class Room:
                 # a person's clock runs while they are here; one who is away is covered after absent_seconds
                 seconds = self._race_seconds if race else table.turn_seconds
                 if seconds is not None:
-                    loop = asyncio.get_running_loop()
-                    handle = loop.call_later(seconds, self._time_up, seat)
-                    self._deadlines[seat] = (time.monotonic() + seconds, handle)
+                    handle = asyncio.get_running_loop().call_later(seconds, self._time_up, seat, question)
+                    self._deadlines[seat] = Deadline(time.monotonic() + seconds, handle, question)
 
     def _watch_presence(self) -> None:
         """Start the absence clock of every seated person without a connection; stop it for those back."""
@@ -272,38 +282,26 @@ class Room:
         choice = as_choice(answer, DEFAULT_REACTION)
         if decision is Decision.RACE:
             await asyncio.sleep(max(choice.delay, 0.0))
-        if not self._still_fits(seat, seq, decision, choice.action):
+        if not table.seats[seat].played_by_bot:  # the player came back while their bot thought
             return False
         try:
-            table.act(seat, None, table.game.encode(choice.action))
+            # refused if the question changed meanwhile (a turn moved on; a commit or race resolved)
+            table.act(seat, seq, table.game.encode(choice.action))
         except TableError:
             return False
         return True
-
-    def _still_fits(self, seat: int, seq: int, decision: Decision, action: Hashable) -> bool:
-        """Whether a bot's answer chosen at update ``seq`` may still be played: the same position on a turn;
-        in a commit or a race (where others' answers move ``seq`` without changing what this seat knows),
-        the same kind of decision with the answer still legal for the seat."""
-        table = self.table
-        if not table.seats[seat].played_by_bot or seat not in table.to_act():
-            return False
-        if table.seq == seq:
-            return True
-        return (
-            decision is not Decision.TURN and table.decision is decision and action in table.state.legal_actions(seat)
-        )
 
     def _replan_soon(self) -> None:
         """A bot's answer no longer fits: plan again once this task has ended."""
         asyncio.get_running_loop().call_soon(self._plan)
 
     # ------------------------------------------------------------------ clocks and absence
-    def _time_up(self, seat: int) -> None:
+    def _time_up(self, seat: int, question: tuple[Decision, int]) -> None:
         """A person's clock ran out: in a race their window closes (a pass); otherwise a bot covers them."""
         self._deadlines.pop(seat, None)
         table = self.table
-        if seat not in table.to_act():
-            return
+        if seat not in table.to_act() or (table.decision, table.decision_seq) != question:
+            return  # the clock was for a question that is no longer asked
         if table.decision is Decision.RACE:
             passes = table.legal_indices(seat, "pass")
             if passes:
@@ -330,8 +328,8 @@ class Room:
 
     async def close(self) -> None:
         """Stop every timer and bot of this room (the server is shutting down)."""
-        for _, handle in self._deadlines.values():
-            handle.cancel()
+        for deadline in self._deadlines.values():
+            deadline.handle.cancel()
         for handle in self._absent.values():
             handle.cancel()
         for task in self._thinking.values():

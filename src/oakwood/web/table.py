@@ -98,6 +98,10 @@ class Table:
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     #: counts every change of the position (a move, an undo): a request must answer the latest
     seq: int = 0
+    #: the ``seq`` at which the decision now asked for began: a turn begins at every move; a commit or a race
+    #: goes on while seats answer it one by one (see :meth:`act`), so an answer chosen at any update since is
+    #: still an answer to the same question
+    decision_seq: int = 0
     undo: UndoTracker = field(default_factory=UndoTracker)
     #: the game's options as JSON values (every summary carries them; computed once)
     options: dict[str, Any] = field(init=False)
@@ -180,12 +184,13 @@ class Table:
             raise TableError("game_over", "the game is over")
         if self.status == "waiting":
             raise TableError("waiting", "the game starts when every seat is taken")
-        if seq is not None and seq != self.seq:
+        if seq is not None and not self.answers_current(seq):
             raise TableError("stale", "the position changed since that move was chosen: look again")
         if not 0 <= index < self.game.num_actions:
             raise TableError("illegal", f"there is no action {index} in {self.game.title}")
         action = self.game.decode(index)
         before = self.state.clone()
+        asked, waiting = self.decision, set(self.to_act()) - {seat}
         try:
             if self.seats[seat].kind == HUMAN and not self.seats[seat].covered:
                 self.undo.apply(self.state, seat, action)
@@ -198,7 +203,18 @@ class Table:
         except OakwoodError as exc:
             raise TableError("illegal", str(exc)) from None
         self._store_or_restore(before)
+        # The same commit or race goes on while the seats still to answer are among those that were: others'
+        # answers change nothing a seat knows. A resolved one (a Quarrel's tie played again) starts anew.
+        if asked is Decision.TURN or self.decision is not asked or not set(self.to_act()) <= waiting:
+            self.decision_seq = self.seq
         return action
+
+    def answers_current(self, seq: int) -> bool:
+        """Whether a request made at update ``seq`` answers the decision asked now: the latest update, or in
+        a commit or a race any update since it began (other seats answering moved ``seq`` on meanwhile)."""
+        if seq == self.seq:
+            return True
+        return self.decision is not Decision.TURN and self.decision_seq <= seq <= self.seq
 
     def can_undo(self, seat: int | None) -> bool:
         """Whether ``seat`` may take back its last move now."""
@@ -214,6 +230,7 @@ class Table:
         before = self.state
         self.state = self.undo.undo(self.state)
         self._store_or_restore(before, undone=True)
+        self.decision_seq = self.seq
 
     def _store_or_restore(self, before: State, *, undone: bool = False) -> None:
         """Save the new position; if the store refuses, go back to ``before`` and refuse the request."""
