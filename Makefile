@@ -28,9 +28,11 @@ run: $(RUN_STAMP)
 	$(BIN)/oakwood serve
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
-## The store tests also run against PostgreSQL: OAKWOOD_TEST_POSTGRES_URL, else a throwaway server of
-## their own from Debian's binaries (apt-get install -y postgresql); .ci/run starts one itself.
+## The browser tests need Debian's Chromium and the store tests PostgreSQL's binaries (a throwaway server of
+## their own, or OAKWOOD_TEST_POSTGRES_URL's): scripts/system-packages installs both when we are root, else
+## says the one apt-get command to run.
 test: $(DEV_STAMP)
+	scripts/system-packages
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
