@@ -27,7 +27,7 @@ def test_a_person_plays_a_whole_game_against_bots_and_it_is_stored(
 ) -> None:
     answer = create(client, game, seats, options=options)
     table = answer["table"]
-    assert table["status"] == "playing" and table["seats"][0]["name"] == "Ann"
+    assert table["status"] == "paused" and table["seats"][0]["name"] == "Ann"  # until Ann is at the table
     with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
         first = hello(ws, answer["token"])
         assert first["seat"] == 0 and first["events_from"] == 0

@@ -17,6 +17,7 @@ from .errors import (
 )
 from .events import Event
 from .game import Game
+from .naming import name_seats
 from .options import OptionInfo, Options, option
 from .registry import game_class, game_names, load, register
 from .replay import Replay
@@ -48,6 +49,7 @@ __all__ = [
     "game_class",
     "game_names",
     "load",
+    "name_seats",
     "option",
     "register",
 ]

@@ -151,6 +151,18 @@ class Game(ABC, Generic[O]):
         """
         return repr(observation)
 
+    def move_warnings(self, world: State, seat: int) -> dict[Hashable, str]:
+        """What a person should read before some of ``seat``'s legal moves in ``world``: a sentence by action.
+
+        Empty by default (no warnings). It is always called with a *world* (``state.determinize(seat, rng)``),
+        never the live state, and may warn only of consequences that are the same in every world consistent
+        with the seat's observation, so that a warning can never leak a hidden card: a move whose outcome
+        depends on something hidden (landing on a face-down card, a flip, anything drawn) gets no warning from
+        that hidden outcome. Games override it (Nutty Squirrels: solo moves that end the game short of 20
+        points, or put 20 out of reach).
+        """
+        return {}
+
     # ------------------------------------------------------------------ public API
     @cached_property
     def codec(self) -> ActionCodec[Hashable]:

@@ -98,6 +98,16 @@ class Options:
         return out
 
     @classmethod
+    def editors(cls) -> dict[str, dict[str, Any]]:
+        """How a form edits options whose text holds a structure, by option name (JSON values); none by default.
+
+        The one kind so far is ``counts``: a mapping of items to counts written as a JSON object, or the name
+        of a preset — ``{"kind": "counts", "presets": {name: {item: count}}, "items": [{"code", "name",
+        "group"}], "min_total": int, "max_total": int}``. The option's own check stays the judge of a value.
+        """
+        return {}
+
+    @classmethod
     def create(cls, **values: Any) -> Self:
         """Options from keyword values; an unknown name raises :class:`InvalidOptionError` with suggestions."""
         known = [f.name for f in fields(cls)]

@@ -10,7 +10,9 @@ from __future__ import annotations
 from .database import ENV_VARIABLE, default_url, resolve_url
 from .errors import StoreError
 from .live import LiveGame
+from .models import ABANDONED
 from .records import (
+    EndedWebTable,
     GameListing,
     NewGame,
     PlayedGame,
@@ -24,7 +26,9 @@ from .records import (
 from .repository import Store, open_store
 
 __all__ = [
+    "ABANDONED",
     "ENV_VARIABLE",
+    "EndedWebTable",
     "GameListing",
     "LiveGame",
     "NewGame",

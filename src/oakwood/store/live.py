@@ -66,3 +66,8 @@ class LiveGame:
             self.store.save_moves(self.id, actions)
         self._saved = actions
         self._finished = finished
+
+    def abandon(self) -> None:
+        """The players gave the game up before its end: it is stored as ``abandoned`` (never resumed)."""
+        self.store.abandon_game(self.id)
+        self._finished = True

@@ -24,6 +24,8 @@ from sqlalchemy.types import TypeDecorator
 RUNNING = "running"
 #: ``games.status`` of a game that reached its end.
 FINISHED = "finished"
+#: ``games.status`` of a web table's game its last player gave up before the end (it is never resumed).
+ABANDONED = "abandoned"
 #: ``games.source``: which command played the game.
 SOURCES = ("play", "simulate", "arena", "web", "analyze")
 

@@ -184,3 +184,18 @@ class WebTable:
     seats: list[dict[str, Any]]
     turn_seconds: float | None
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class EndedWebTable:
+    """A table of ``oakwood serve`` whose game is over (``finished``) or was given up (``abandoned``), with
+    what the lobby's history shows of it."""
+
+    table: WebTable
+    game: str
+    options: dict[str, Any]
+    players: int
+    status: str
+    scores: list[float] | None
+    winners: list[int] | None
+    ended_at: datetime | None

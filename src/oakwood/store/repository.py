@@ -19,6 +19,7 @@ from . import database
 from .errors import StoreError
 from .interrupts import interrupts_deferred
 from .models import (
+    ABANDONED,
     FINISHED,
     RUNNING,
     SOURCES,
@@ -30,6 +31,7 @@ from .models import (
     WebTableRow,
 )
 from .records import (
+    EndedWebTable,
     GameListing,
     NewGame,
     PlayedGame,
@@ -347,6 +349,57 @@ class Store:
                 seats=[dict(seat) for seat in row["seats"]],
                 turn_seconds=row["turn_seconds"],
                 created_at=cast(datetime, _utc(row["created_at"])),
+            )
+            for row in rows
+        ]
+
+    def abandon_game(self, game_id: int) -> None:
+        """Mark a running game ``abandoned`` (its players gave it up): it is over, and never resumed."""
+        statement = (
+            update(GAMES)
+            .where(GAMES.c.id == game_id, GAMES.c.status == RUNNING)
+            .values(status=ABANDONED, finished_at=now())
+        )
+        with self._writing() as connection:
+            if connection.execute(statement).rowcount != 1:
+                raise StoreError(f"no running game {game_id} in {self.url}")
+
+    def ended_web_tables(self, limit: int = 20) -> list[EndedWebTable]:
+        """The tables of ``oakwood serve`` whose game finished or was abandoned, the most recent first."""
+        query = (
+            select(
+                WEB_TABLES,
+                GAMES.c.game,
+                GAMES.c.options,
+                GAMES.c.players,
+                GAMES.c.status,
+                GAMES.c.scores,
+                GAMES.c.winners,
+                GAMES.c.finished_at,
+            )
+            .join(GAMES, GAMES.c.id == WEB_TABLES.c.game_id)
+            .where(GAMES.c.status.in_((FINISHED, ABANDONED)))
+            .order_by(GAMES.c.finished_at.desc(), GAMES.c.id.desc())
+            .limit(limit)
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [
+            EndedWebTable(
+                table=WebTable(
+                    id=row["id"],
+                    game_id=row["game_id"],
+                    seats=[dict(seat) for seat in row["seats"]],
+                    turn_seconds=row["turn_seconds"],
+                    created_at=cast(datetime, _utc(row["created_at"])),
+                ),
+                game=row["game"],
+                options=dict(row["options"]),
+                players=row["players"],
+                status=row["status"],
+                scores=row["scores"],
+                winners=row["winners"],
+                ended_at=_utc(row["finished_at"]),
             )
             for row in rows
         ]

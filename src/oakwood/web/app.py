@@ -34,7 +34,16 @@ from .table import TableError
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
 #: HTTP status of each refusal code of the JSON API.
-STATUS = {"unknown_table": 404, "unknown_game": 404, "table_full": 409, "seat_taken": 409, "store": 503}
+STATUS = {
+    "unknown_table": 404,
+    "unknown_game": 404,
+    "table_full": 409,
+    "seat_taken": 409,
+    "others_playing": 409,
+    "game_over": 409,
+    "bad_token": 403,
+    "store": 503,
+}
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,12 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = None
 
 
+class Abandon(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of ``POST /api/tables/{table}/abandon``: the seat's token (never in the URL)."""
+
+    token: str
+
+
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
     """A JSON error answer: ``{"error": {"code", "message"}}``."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status or STATUS.get(code, 400))
@@ -90,10 +105,12 @@ async def body_of(request: Request, kind: type[Any]) -> Any:
 
 
 def catalog() -> dict[str, Any]:
-    """Every game with its player range, options (default, choices, bounds, help) and the bot levels."""
+    """Every game with its player range, options (default, choices, bounds, help, and an editor for those
+    whose text holds a structure, such as a deck's counts) and the bot levels."""
     games = []
     for name in game_names():
         cls = game_class(name)
+        editors = cls.options_class.editors()
         games.append(
             {
                 "name": name,
@@ -102,6 +119,7 @@ def catalog() -> dict[str, Any]:
                 "max_players": cls.max_players,
                 "options": [
                     {
+                        "editor": editors.get(info.name),
                         "name": info.name,
                         "default": info.default,
                         "type": type(info.default).__name__,
@@ -160,6 +178,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lobby_page() -> FileResponse | PlainTextResponse:
         return page("index.html")
 
+    @app.get("/favicon.ico", response_model=None)
+    async def favicon() -> FileResponse | PlainTextResponse:
+        path = STATIC / "favicon.svg"
+        if not path.is_file():
+            return PlainTextResponse("no icon", status_code=404)
+        return FileResponse(path, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/t/{table_id}", response_model=None)
     async def table_page(table_id: str) -> FileResponse | PlainTextResponse:
         return page("table.html")
@@ -174,7 +199,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
-        return {"tables": registry_of(request).summaries()}
+        registry = registry_of(request)
+        return {"tables": registry.summaries(), "history": await asyncio.to_thread(registry.history)}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
@@ -205,6 +231,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         seat, token = room.table.take_seat(check_name(body.name), body.seat)
         await room.changed()
         return {"table": room.table.summary(), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/abandon")
+    async def abandon_table(request: Request, table_id: str) -> dict[str, Any]:
+        room = registry_of(request).get(table_id)
+        body: Abandon = await body_of(request, Abandon)
+        await room.abandon(body.token)
+        summary: dict[str, Any] = room.table.summary()
+        return summary
 
     @app.get("/api/rules/{game}")
     async def rules(game: str) -> PlainTextResponse:

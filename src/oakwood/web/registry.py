@@ -14,12 +14,13 @@ from concurrent.futures import Executor
 from typing import Any
 
 from oakwood.agents.levels import LEVELS
-from oakwood.engine import Game, InvalidOptionError, OakwoodError, game_names, load
+from oakwood.engine import Game, InvalidOptionError, OakwoodError, game_class, game_names, load
 from oakwood.engine.errors import shown
 from oakwood.store import LiveGame, Store, StoreError, WebTable
+from oakwood.summaries import score_name
 
 from .room import Room, RoomSettings
-from .table import BOT, HUMAN, Seat, Table, TableError
+from .table import BOT, HUMAN, Seat, Table, TableError, display_names
 
 logger = logging.getLogger(__name__)
 
@@ -59,10 +60,36 @@ class Registry:
         return room
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Every table's summary, open ones first, then games in progress, then finished ones."""
-        order = {"waiting": 0, "playing": 1, "finished": 2}
-        tables = [room.table.summary() for room in self.rooms.values()]
-        return sorted(tables, key=lambda t: (order[t["status"]], t["id"]))
+        """The summary of every table whose game goes on: open ones first, then paused, then in progress."""
+        order = {"waiting": 0, "paused": 1, "playing": 2}
+        tables = [room.table.summary() for room in self.rooms.values() if not room.table.over]
+        return sorted(tables, key=lambda t: (order[t["status"]], t["created_at"], t["id"]))
+
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The tables whose game ended (finished or abandoned), newest first, as the lobby lists them: when,
+        who sat where, the scores and the winners, and who gave it up."""
+        out = []
+        for ended in self.store.ended_web_tables(limit):
+            seats = ended.table.seats
+            names = display_names([(seat["kind"], seat.get("level"), seat.get("name")) for seat in seats])
+            quitter = next((names[n] for n, seat in enumerate(seats) if seat.get("abandoned")), None)
+            out.append(
+                {
+                    "id": ended.table.id,
+                    "game_id": ended.table.game_id,
+                    "game": ended.game,
+                    "title": game_class(ended.game).title if ended.game in game_names() else ended.game,
+                    "players": ended.players,
+                    "status": ended.status,
+                    "names": names,
+                    "scores": ended.scores,
+                    "winners": ended.winners,
+                    "score_name": score_name(ended.game),
+                    "ended_at": None if ended.ended_at is None else ended.ended_at.isoformat(),
+                    "abandoned_by": quitter,
+                }
+            )
+        return out
 
     def create(
         self,
@@ -124,7 +151,7 @@ class Registry:
     def _forget_finished(self) -> None:
         """Drop finished tables nobody is looking at from memory (their games stay in the store, replayable)."""
         for table_id, room in list(self.rooms.items()):
-            if room.table.state.is_terminal() and not room.clients:
+            if room.table.over and not room.clients:
                 del self.rooms[table_id]
 
     def _open(self, table: Table, seed: int) -> Room:

@@ -1,6 +1,7 @@
 """Replays of stored games for the browser: any finished game, stepped from any seat's view.
 
-Only finished games are shown, so a replay can never reveal a hand of a game still being played. Each step
+Only games that are over are shown (finished, or abandoned by their players), so a replay can never reveal a
+hand of a game still being played. Each step
 is rebuilt from the stored moves through the rules and described exactly as a live table would describe it
 to that seat: ``observe(seat)`` and ``events_seen_by(seat)`` (``seat`` None: a spectator's view).
 """
@@ -9,29 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from oakwood.engine import OakwoodError, load
-from oakwood.store import Store, StoredGame, StoreError
+from oakwood.engine import OakwoodError, load, name_seats
+from oakwood.store import ABANDONED, Store, StoredGame, StoreError
 
-from .table import TableError
+from .table import TableError, display_names
 
 
 def finished_game(store: Store, game_id: int) -> StoredGame:
-    """The stored game ``game_id`` if it is finished; ``unknown_game`` otherwise."""
+    """The stored game ``game_id`` if it is over (finished or abandoned); ``unknown_game`` otherwise."""
     try:
         stored = store.get_game(game_id)
     except StoreError:
         raise TableError("unknown_game", f"there is no game {game_id}") from None
-    if not stored.finished:
+    if not stored.finished and stored.status != ABANDONED:
         raise TableError("unknown_game", f"game {game_id} is not finished: its replay opens when it ends")
     return stored
 
 
 def seat_names(store: Store, stored: StoredGame) -> list[str]:
-    """Who played each seat: the display names of a web table's people, else the stored agent names."""
+    """Who played each seat, as the live table named them (:func:`~oakwood.web.table.display_names`); a game
+    of another command by seat and agent, ``P1 (human)``."""
     tables = store.web_tables(game_id=stored.id) if stored.source == "web" else []
     if not tables:
-        return list(stored.agents)
-    return [seat.get("name") or agent for seat, agent in zip(tables[0].seats, stored.agents, strict=False)]
+        return [f"P{seat + 1} ({agent})" for seat, agent in enumerate(stored.agents)]
+    seats = zip(tables[0].seats, stored.agents, strict=False)
+    return display_names([(seat["kind"], seat.get("level") or agent, seat.get("name")) for seat, agent in seats])
 
 
 def replay_info(store: Store, game_id: int) -> dict[str, Any]:
@@ -78,7 +81,12 @@ def replay_step(store: Store, game_id: int, step: int, seat: int | None) -> dict
         "legal": [],
         "events_from": 0,
         "events": [
-            {"index": i, "kind": event.get("kind", ""), "text": game.describe_event(event)}
+            {
+                "index": i,
+                "kind": event.get("kind", ""),
+                "seat": event.get("seat"),
+                "text": name_seats(game.describe_event(event), names),
+            }
             for i, event in enumerate(state.events_seen_by(seat, 0))
         ],
         "can_undo": False,

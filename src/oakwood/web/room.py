@@ -227,7 +227,7 @@ class Room:
     def _watch_presence(self) -> None:
         """Start the absence clock of every seated person without a connection; stop it for those back."""
         loop = asyncio.get_running_loop()
-        over = self.table.state.is_terminal()
+        over = self.table.over
         for seat, record in enumerate(self.table.seats):
             away = record.kind == HUMAN and not record.is_free and record.connections == 0 and not over
             if away and not record.covered and seat not in self._absent:
@@ -282,8 +282,8 @@ class Room:
         choice = as_choice(answer, DEFAULT_REACTION)
         if decision is Decision.RACE:
             await asyncio.sleep(max(choice.delay, 0.0))
-        if not table.seats[seat].played_by_bot:  # the player came back while their bot thought
-            return False
+        if not table.seats[seat].played_by_bot or table.status != "playing":
+            return False  # the player came back while their bot thought, or every player left meanwhile
         try:
             # refused if the question changed meanwhile (a turn moved on; a commit or race resolved)
             table.act(seat, seq, table.game.encode(choice.action))
@@ -315,7 +315,7 @@ class Room:
         """A player has been gone for ``absent_seconds``: a bot keeps their seat warm."""
         self._absent.pop(seat, None)
         record = self.table.seats[seat]
-        if record.connections == 0 and record.kind == HUMAN and not self.table.state.is_terminal():
+        if record.connections == 0 and record.kind == HUMAN and not self.table.over:
             record.covered = True
             asyncio.get_running_loop().create_task(self.changed())
 
@@ -326,8 +326,18 @@ class Room:
         if task is not None:
             task.cancel()
 
+    async def abandon(self, token: str) -> None:
+        """The player of ``token``'s seat gives the game up (see :meth:`Table.abandon`): everyone is told, and
+        the room's bots and clocks stop."""
+        seat = self.table.seat_of(token)
+        if seat is None:
+            raise TableError("bad_token", "that seat token is not one of this table's")
+        self.table.abandon(seat)
+        await self.changed()
+        await self.close()
+
     async def close(self) -> None:
-        """Stop every timer and bot of this room (the server is shutting down)."""
+        """Stop every timer and bot of this room (the server is shutting down, or the game was given up)."""
         for deadline in self._deadlines.values():
             deadline.handle.cancel()
         for handle in self._absent.values():

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, OakwoodError, State
+from oakwood import summaries
+from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, OakwoodError, State, name_seats
 from oakwood.engine.undo import UndoTracker
 from oakwood.store import LiveGame, StoreError, WebTable
 
@@ -34,6 +35,21 @@ COVER_LEVEL = "medium"
 
 class TableError(ProtocolError):
     """A request the table refuses (see ``docs/web.md`` for the codes): well formed, but not possible now."""
+
+
+def display_names(seats: Sequence[tuple[str, str | None, str | None]]) -> list[str]:
+    """The display name of each seat given as ``(kind, level, name)``: the person's name (with the seat's number
+    when two people share one), ``Bot 2 (medium)``, or ``Seat 2 (free)``."""
+    people = [name for kind, _, name in seats if kind == HUMAN and name]
+    names = []
+    for number, (kind, level, name) in enumerate(seats, start=1):
+        if kind != HUMAN:
+            names.append(f"Bot {number} ({level})")
+        elif not name:
+            names.append(f"Seat {number} (free)")
+        else:
+            names.append(name if people.count(name) == 1 else f"{name} ({number})")
+    return names
 
 
 def new_token() -> str:
@@ -103,8 +119,15 @@ class Table:
     #: still an answer to the same question
     decision_seq: int = 0
     undo: UndoTracker = field(default_factory=UndoTracker)
+    #: the seat whose player gave the game up before its end (it is then over, and stored ``abandoned``)
+    abandoned_by: int | None = None
     #: the game's options as JSON values (every summary carries them; computed once)
     options: dict[str, Any] = field(init=False)
+    #: per seat (None: spectators): how many events were looked at for round summaries, the index of the last
+    #: ending among them, and its summary with the names it was built with
+    _summaries: dict[int | None, tuple[int, int | None, tuple[list[str], dict[str, Any] | None] | None]] = field(
+        init=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.options = self.game.options.to_dict()
@@ -112,10 +135,22 @@ class Table:
     # ------------------------------------------------------------------ who is who
     @property
     def status(self) -> str:
-        """``finished``, ``waiting`` (a human seat is still free) or ``playing``."""
+        """``abandoned``, ``finished``, ``waiting`` (a human seat is still free), ``paused`` (no player is
+        connected: nobody's game is kept warm, so nothing moves until one comes back) or ``playing``."""
+        if self.abandoned_by is not None:
+            return "abandoned"
         if self.state.is_terminal():
             return "finished"
-        return "waiting" if any(seat.is_free for seat in self.seats) else "playing"
+        if any(seat.is_free for seat in self.seats):
+            return "waiting"
+        if not any(seat.kind == HUMAN and seat.connections > 0 for seat in self.seats):
+            return "paused"
+        return "playing"
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended, by its rules or given up."""
+        return self.abandoned_by is not None or self.state.is_terminal()
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose secret is ``token``, or None."""
@@ -145,12 +180,16 @@ class Table:
         return number, token
 
     def save_seats(self) -> None:
-        """Write the seats to the store (the game's row keeps the moves)."""
+        """Write the seats to the store (the game's row keeps the moves); the seat that gave the game up says
+        so (``abandoned``)."""
+        seats = [seat.stored() for seat in self.seats]
+        if self.abandoned_by is not None:
+            seats[self.abandoned_by]["abandoned"] = True
         self.live.store.save_web_table(
             WebTable(
                 id=self.id,
                 game_id=self.live.id,
-                seats=[seat.stored() for seat in self.seats],
+                seats=seats,
                 turn_seconds=self.turn_seconds,
                 created_at=self.created_at,
             )
@@ -158,6 +197,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and every client see it."""
+        over = self.over
         return {
             "id": self.id,
             "game": self.game.name,
@@ -168,19 +208,44 @@ class Table:
             "seats": [seat.summary(number) for number, seat in enumerate(self.seats)],
             "turn_seconds": self.turn_seconds,
             "game_id": self.live.id,
+            "created_at": self.created_at.isoformat(),
+            "score_name": summaries.score_name(self.game.name),
+            "scores": self.state.scores() if over else None,
+            "winners": self.state.winners() if self.state.is_terminal() else None,
+            "abandoned_by": None if self.abandoned_by is None else self.names()[self.abandoned_by],
         }
+
+    def abandon(self, seat: int) -> None:
+        """``seat``'s player gives the game up: allowed while no other person is at the table (they would lose
+        their game), and stored as ``abandoned`` before it is true here."""
+        if self.over:
+            raise TableError("game_over", "the game is over")
+        if self.seats[seat].kind != HUMAN:
+            raise TableError("not_your_turn", "only a player can give up a game")
+        others = [n for n, other in enumerate(self.seats) if n != seat and other.kind == HUMAN and other.connections]
+        if others:
+            raise TableError(
+                "others_playing",
+                "another player is at the table: leave it, and a bot keeps your seat until you are back",
+            )
+        try:
+            self.live.abandon()
+            self.abandoned_by = seat
+            self.save_seats()
+        except StoreError as exc:
+            raise TableError("store", f"the table could not be given up: {exc}") from None
 
     # ------------------------------------------------------------------ moves
     def to_act(self) -> list[int]:
         """The seats that may act now (empty once the game is over)."""
-        return [] if self.state.is_terminal() else list(self.state.to_act())
+        return [] if self.over else list(self.state.to_act())
 
     def act(self, seat: int, seq: int | None, index: int) -> Hashable:
         """Apply ``seat``'s action with codec index ``index``, answering update ``seq`` (None: a bot, or a
         clock, acting on the current position). Stored before it returns; the action applied."""
         if not 0 <= seat < len(self.seats):
             raise TableError("not_your_turn", "that is not a seat at this table")
-        if self.state.is_terminal():
+        if self.over:
             raise TableError("game_over", "the game is over")
         if self.status == "waiting":
             raise TableError("waiting", "the game starts when every seat is taken")
@@ -197,6 +262,8 @@ class Table:
             else:
                 self.state.apply(seat, action)
         except NotYourTurnError:
+            if seq is not None and seq != self.seq:  # a second answer to a commit, sent before the first was seen
+                raise TableError("stale", "the position changed since that move was chosen: look again") from None
             raise TableError("not_your_turn", "it is not your turn") from None
         except IllegalActionError as exc:
             raise TableError("illegal", str(exc)) from None
@@ -250,21 +317,28 @@ class Table:
         return [self.game.encode(a) for a in self.state.legal_actions(seat) if getattr(a, "verb", None) == verb]
 
     # ------------------------------------------------------------------ what a client sees
+    def names(self) -> list[str]:
+        """Each seat's display name, as every text of the table names it (:func:`display_names`)."""
+        return display_names([(seat.kind, seat.level, seat.name) for seat in self.seats])
+
     def update_for(self, seat: int | None, since: int) -> dict[str, Any]:
-        """The ``update`` message for ``seat`` (None: a spectator), with the events from index ``since``."""
+        """The ``update`` message for ``seat`` (None: a spectator), with the events from index ``since``.
+        Every text in it names the seats by their display names (:meth:`names`)."""
         state = self.state
+        names = self.names()
         observation = state.observe(seat)
         events = state.events_seen_by(seat, since)
         legal: list[dict[str, Any]] = []
         # a game that can say what a move costs in this position (Nutty's AP) labels its moves with it
         describe = getattr(self.game, "describe_move", None)
-        if seat is not None and seat in self.to_act() and self.status == "playing":  # a waiting table takes no move
+        if seat is not None and seat in self.to_act() and self.status != "waiting":  # a waiting table takes no move
             for action in state.legal_actions(seat):
+                label = describe(observation, action) if describe else self.game.describe_action(action)
                 legal.append(
                     {
                         "index": self.game.encode(action),
                         "notation": str(action),
-                        "label": describe(observation, action) if describe else self.game.describe_action(action),
+                        "label": name_seats(label, names),
                         "verb": getattr(action, "verb", str(action).split(" ", 1)[0]),
                     }
                 )
@@ -277,12 +351,44 @@ class Table:
             "legal": legal,
             "events_from": since,
             "events": [
-                {"index": since + offset, "kind": event.get("kind", ""), "text": self.game.describe_event(event)}
+                {
+                    "index": since + offset,
+                    "kind": event.get("kind", ""),
+                    "seat": event.get("seat"),
+                    "text": name_seats(self.game.describe_event(event), names),
+                }
                 for offset, event in enumerate(events)
             ],
+            "summary": self._last_summary(seat, names),
+            "final": self._final_summary(seat, observation, names),
             "can_undo": self.can_undo(seat),
             "deadline": None,
         }
+
+    def _last_summary(self, seat: int | None, names: list[str]) -> dict[str, Any] | None:
+        """The summary of the last round or battle that ended (as ``seat`` saw it), with the index of the event
+        that ended it (the client shows each one once); None before the first ends. Only the events new since
+        the last call are looked at, and a summary is built again only for a new ending or new names."""
+        count = len(self.state.events)
+        scanned, ending, built = self._summaries.get(seat, (0, None, None))
+        if scanned > count:  # an undo rewound the log
+            scanned, ending, built = 0, None, None
+        if scanned < count:
+            last = summaries.latest_ending(self.game, self.state.events_seen_by(seat, scanned))
+            if last is not None:
+                ending, built = scanned + last, None
+        if ending is not None and (built is None or built[0] != names):
+            found = summaries.summary(self.game, self.state.events_seen_by(seat, 0), ending, names, seat)
+            built = (list(names), None if found is None else {**found.to_json(), "event_index": ending})
+        self._summaries[seat] = (count, ending, built)
+        return None if built is None else built[1]
+
+    def _final_summary(self, seat: int | None, observation: dict[str, Any], names: list[str]) -> dict[str, Any] | None:
+        """The closing summary of a finished game that its last round or battle does not already give."""
+        if not observation["terminal"]:
+            return None
+        built = summaries.final_summary(self.game, observation, names, seat)
+        return None if built is None else built.to_json()
 
     @property
     def decision(self) -> Decision:

@@ -43,7 +43,7 @@ def test_a_long_discard_pile_says_the_hidden_part_is_the_oldest() -> None:
         ({"kind": "recycle", "deck": 1}, "The Discard pile is shuffled into the Deck, which now holds 1 card"),
         ({"kind": "mulligan_aside", "seat": 0}, "P1 sets a card aside for the mulligan"),
         ({"kind": "mulligan_aside", "seat": 0, "card": "BJ"}, "P1 sets a card aside for the mulligan (Black Joker)"),
-        ({"kind": "mulligan", "seat": 2, "count": 0}, "P3 keeps its hand"),
+        ({"kind": "mulligan", "seat": 2, "count": 0}, "P3 keeps their hand"),
         ({"kind": "mulligan", "seat": 2, "count": 1}, "P3 exchanges 1 card in the mulligan"),
         (
             {"kind": "mulligan", "seat": 2, "count": 2, "discarded": ["2C", "KS"], "drawn": ["QH", "3S"]},
@@ -68,11 +68,11 @@ def test_a_long_discard_pile_says_the_hidden_part_is_the_oldest() -> None:
         ({"kind": "joker", "seat": 0, "joker": "RJ", "choice": "keep"}, "P1 takes the Red Joker back to hand"),
         (
             {"kind": "joker", "seat": 0, "joker": "RJ", "choice": "field", "cards": ["9S", "BJ"]},
-            "P1 leaves the Red Joker in its field and takes the other cards back to hand: 9♠ Black Joker",
+            "P1 leaves the Red Joker in their field and takes the other cards back to hand: 9♠ Black Joker",
         ),
         (
             {"kind": "joker", "seat": 0, "joker": "BJ", "choice": "field", "cards": []},
-            "P1 leaves the Black Joker in its field (no other card to take back)",
+            "P1 leaves the Black Joker in their field (no other card to take back)",
         ),
         ({"kind": "gift", "seat": 2, "target": 1, "cards": ["2H", "7H"]}, "P3 gives 2♥ 7♥ to P2"),
         ({"kind": "queen_zone", "card": "QS", "cancelled": False}, "Q♠ goes to the Queen Zone"),

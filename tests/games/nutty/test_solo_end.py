@@ -24,7 +24,7 @@ def test_the_issues_scenario_goes_on_buy_lasso_and_stash_five() -> None:
     play(state, "stash golden")
     assert state.is_terminal() and obs(state)["result"] == "ended" and state.scores() == [5.0]
     assert state.game.describe_event(state.events_seen_by(0)[-1]) == (
-        "Game over (nothing left within reach): 5 points, short of 20."
+        "Game over (nothing left within reach): 5 points, 15 short of 20."
     )
 
 

@@ -190,7 +190,7 @@ def test_a_single_winner_and_a_negative_score() -> None:
     state = position(2, "R/2", deck="W", storage="-/5", game=SINGLE)
     play(state, "P1 draw")
     assert log_lines(state)[-2:] == [
-        "Winter ends round 1: P1 -5, P2 +5. Totals: P1 -5, P2 5.",
+        "Winter ends round 1: P1 -5, P2 +5. Totals: P1 -5, P2 5. P1 shows the Rotten Acorn.",
         "The match is over: P2 wins. Totals: P1 -5, P2 5.",
     ]
     assert table(state, 0)[-1] == "Match over — winner: P2. Final totals: P1 -5, P2 5"

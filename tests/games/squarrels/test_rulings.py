@@ -484,6 +484,24 @@ def test_sq16_per_card_variant() -> None:
     assert state.scores() == [35.0, -5.0]
 
 
+# ---------------------------------------------------------------------------------------------- SQ-25
+def test_sq25_winter_shows_who_holds_the_golden_and_the_rotten_and_nothing_else() -> None:
+    state = position(3, "G22/R3/14", deck="W", storage="-/-/-", game=SINGLE)
+    play(state, "P1 draw")
+    end = last_events(state, "round_end")[0]
+    assert end["held"] == [["golden"], ["rotten"], []]
+    assert end["scores"] == [5, -5, 0]
+    for seat in (None, 0, 1, 2):  # every seat sees the same public event: no other card of a hand
+        view = next(v for v in state.events_seen_by(seat, 0) if v["kind"] == "round_end")
+        assert view == {"kind": "round_end", **{k: end[k] for k in ("round", "scores", "totals", "held")}}
+
+
+def test_sq25_both_special_cards_in_one_hand_are_both_shown() -> None:
+    state = position(2, "RG1/2", deck="W", storage="-/-", game=SINGLE)
+    play(state, "P1 draw")
+    assert last_events(state, "round_end")[0]["held"] == [["golden", "rotten"], []]
+
+
 # ---------------------------------------------------------------------------------------------- SQ-17 … SQ-19
 # Between-rounds rulings are tested in test_setup_and_rounds.py.
 

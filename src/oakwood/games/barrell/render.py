@@ -145,7 +145,7 @@ def describe_event(event: Mapping[str, Any]) -> str:
         return f"{_p(event['seat'])} sets a card aside for the mulligan{card}"
     if kind == "mulligan":
         if not event["count"]:
-            return f"{_p(event['seat'])} keeps its hand"
+            return f"{_p(event['seat'])} keeps their hand"
         extra = ""
         if "drawn" in event:
             extra = f": {_cards(event['discarded'])} out, {_cards(event['drawn'])} in"
@@ -178,9 +178,9 @@ def describe_event(event: Mapping[str, Any]) -> str:
         if event["choice"] == "keep":
             return f"{seat} takes the {joker} back to hand"
         if not event["cards"]:
-            return f"{seat} leaves the {joker} in its field (no other card to take back)"
+            return f"{seat} leaves the {joker} in their field (no other card to take back)"
         return (
-            f"{seat} leaves the {joker} in its field and takes the other cards back to hand: {_cards(event['cards'])}"
+            f"{seat} leaves the {joker} in their field and takes the other cards back to hand: {_cards(event['cards'])}"
         )
     if kind == "gift":
         return f"{_p(event['seat'])} gives {_cards(event['cards'])} to {_p(event['target'])}"

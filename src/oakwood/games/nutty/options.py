@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from oakwood.engine import Options, option
 
-from .cards import canonical_composition, composition
+from .cards import (
+    COMPOSITION_MAX_CARDS,
+    EVENTS,
+    KINDS,
+    LEAVES,
+    NAME,
+    PROPOSED_V1,
+    TREE_SIZE,
+    canonical_composition,
+    composition,
+)
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,20 @@ class NuttyOptions(Options):
         # One text per composition, so equal decks give equal options (and the option round-trips through
         # to_dict, JSON and repr); this also checks a custom composition now, so a bad one fails at load time.
         object.__setattr__(self, "deck_composition", canonical_composition(self.deck_composition))
+
+    @classmethod
+    def editors(cls) -> dict[str, dict[str, Any]]:
+        """The deck composition is edited as counts of each card kind, starting from a named deck (NS-1)."""
+        groups = {kind: "leaf" if kind in LEAVES else "event" if kind in EVENTS else "power" for kind in KINDS}
+        return {
+            "deck_composition": {
+                "kind": "counts",
+                "presets": {"proposed_v1": {kind: PROPOSED_V1.get(kind, 0) for kind in KINDS}},
+                "items": [{"code": kind, "name": NAME[kind], "group": groups[kind]} for kind in KINDS],
+                "min_total": TREE_SIZE,
+                "max_total": COMPOSITION_MAX_CARDS,
+            }
+        }
 
     @cached_property
     def cards(self) -> dict[str, int]:

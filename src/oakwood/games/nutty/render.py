@@ -7,6 +7,7 @@ from typing import Any
 
 from .actions import COLOUR_WORD, Act
 from .cards import NAME, POWER_WORD
+from .tree import WIN_POINTS
 
 # A revealed leaf shows what lies on it now (``[leaf 2b]``), never what it held when revealed: the acorns
 # of a ``3`` leaf may long be gone.
@@ -334,6 +335,11 @@ def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+def short_of(score: int) -> str:
+    """A solo score below the win, with how far below: ``18 points, 2 short of 20`` (NS-17 d)."""
+    return f"{_points(score)}, {WIN_POINTS - score} short of {WIN_POINTS}"
+
+
 def _list(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
@@ -346,7 +352,7 @@ def _game_over(event: Mapping[str, Any]) -> str:
         score = event["score"]
         if winners:
             return f"Game over ({reason}): P1 wins with {_points(score)}."
-        return f"Game over ({reason}): {_points(score)}, short of 20."
+        return f"Game over ({reason}): {short_of(score)}."
     scores = event.get("scores")
     if not winners:
         return f"Game over ({reason})."

@@ -184,6 +184,11 @@ def _describe_quarrel_won(event: Mapping[str, Any]) -> str:
     return text + "."
 
 
+def _held(event: Mapping[str, Any]) -> list[tuple[int, list[str]]]:
+    """The seats that showed the Golden or the Rotten at Winter, with what they showed (SQ-25)."""
+    return [(s, held) for s, held in enumerate(event.get("held") or []) if held]
+
+
 def describe_event(event: Mapping[str, Any]) -> str:
     """One English line for an event view."""
     kind = event["kind"]
@@ -241,9 +246,12 @@ def describe_event(event: Mapping[str, Any]) -> str:
             return "Whirlwind! But every hand is empty: there is nothing to shuffle."
         return f"Whirlwind! Every hand is shuffled together and dealt again from {who}."
     if kind == "round_end":
+        shown = [
+            f"{_p(s)} shows the {' and the '.join(_short(c) + ' Acorn' for c in held)}" for s, held in _held(event)
+        ]
         return (
             f"Winter ends round {event['round']}: {_per_seat(event['scores'], signed=True)}. "
-            f"Totals: {_per_seat(event['totals'])}."
+            f"Totals: {_per_seat(event['totals'])}." + "".join(f" {line}." for line in shown)
         )
     if kind == "match_end":
         winners = event["winners"]

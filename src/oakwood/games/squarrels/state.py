@@ -52,6 +52,8 @@ _DRAW_ONLY: Final = (A.DRAW_ACTION,)
 _FULL_DECK: Final = tuple(full_deck())
 _DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
 _TURN_PHASES: Final = frozenset((MUST_DRAW, DRAWING, STORING))
+#: The cards shown from every hand at Winter (SQ-25), by the name events use.
+_SPECIALS: Final = (("golden", GOLDEN), ("rotten", ROTTEN))
 # The most frequent events are built once and shared by every state (logged events are never mutated).
 _TURN_EVENTS: Final = tuple(("turn", {"seat": s}, None, None) for s in range(8))
 _DRAW_EVENTS: Final = tuple(
@@ -663,7 +665,9 @@ class SQuarrelsState(State):
         scores = [self.round_score(s) for s in range(n)]
         self.last_round = scores
         self.totals = [t + r for t, r in zip(self.totals, scores, strict=True)]
-        self.emit("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:]})
+        # SQ-25: the Golden and Rotten Acorns held are shown, since they count (the rest of a hand stays hidden)
+        held = [[name for name, kind in _SPECIALS if self.hands[s][kind]] for s in range(n)]
+        self.emit("round_end", {"round": self.round_no, "scores": scores, "totals": self.totals[:], "held": held})
         if self.opts.single_round:
             best = max(scores)
             self._end_match([s for s in range(n) if scores[s] == best])

@@ -1,5 +1,5 @@
-// Shared helpers of the Oakwood client: building elements (text only, never HTML), cards, the hand's
-// roving tabindex, a small Markdown reader, and seat names.
+// Shared helpers of the Oakwood client: building elements (text only, never HTML), updating them in place,
+// cards, the hand's roving tabindex, a small Markdown reader, and seat names.
 
 /** An element with attributes and children; strings become text nodes (never parsed as HTML). */
 export function el(tag, attrs = {}, ...children) {
@@ -8,7 +8,7 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on") && typeof value === "function") listen(node, key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
@@ -22,6 +22,83 @@ export function append(node, children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// ------------------------------------------------------------------ updating in place
+// Every update draws the board afresh, then `morph` makes the live page match it while keeping every element
+// that is still there: a button under the pointer stays the same button, so a click that began before an
+// update (another player's answer in a Quarrel, someone connecting) still lands, and focus stays put.
+// Handlers go through `listen`, which keeps them on the element as data, so a kept element takes the new one.
+
+/** Call `handler` for `type` events on `node` (one listener per type, whose handler `morph` can replace). */
+export function listen(node, type, handler) {
+  if (!node._handlers) node._handlers = {};
+  if (!(type in node._handlers)) node.addEventListener(type, (event) => node._handlers[type]?.(event));
+  node._handlers[type] = handler;
+  return node;
+}
+
+function keyOf(node) {
+  return node.nodeType === Node.ELEMENT_NODE ? node.dataset.key ?? null : null;
+}
+
+function sameKind(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName;
+}
+
+/** Make `live` (in the page) look and act like `fresh` (just built), keeping the elements they share: children
+ * with the same `data-key`, else the next unkeyed child of the same tag. `fresh` is used up. */
+export function morph(live, fresh) {
+  if (live.nodeType !== Node.ELEMENT_NODE) {
+    if (live.nodeValue !== fresh.nodeValue) live.nodeValue = fresh.nodeValue;
+    return;
+  }
+  for (const { name } of [...live.attributes]) if (!fresh.hasAttribute(name)) live.removeAttribute(name);
+  for (const { name, value } of [...fresh.attributes]) if (live.getAttribute(name) !== value) live.setAttribute(name, value);
+  for (const [type, handler] of Object.entries(fresh._handlers || {})) listen(live, type, handler);
+  for (const type of Object.keys(live._handlers || {})) if (!fresh._handlers || !(type in fresh._handlers)) live._handlers[type] = null;
+  const keyed = new Map();
+  const unkeyed = [];
+  for (const child of [...live.childNodes]) {
+    const key = keyOf(child);
+    if (key !== null && !keyed.has(key)) keyed.set(key, child);
+    else unkeyed.push(child);
+  }
+  const used = new Set();
+  let at = 0;
+  const wanted = [...fresh.childNodes];
+  wanted.forEach((child, position) => {
+    const key = keyOf(child);
+    let match = key !== null ? keyed.get(key) : null;
+    if (match && !sameKind(match, child)) match = null;
+    if (!match && key === null) {
+      while (at < unkeyed.length && (used.has(unkeyed[at]) || !sameKind(unkeyed[at], child))) at += 1;
+      match = at < unkeyed.length ? unkeyed[at++] : null;
+    }
+    const next = live.childNodes[position] || null;
+    if (match) {
+      used.add(match);
+      morph(match, child);
+      if (match !== next) live.insertBefore(match, next);
+    } else {
+      live.insertBefore(child, next);
+    }
+  });
+  while (live.childNodes.length > wanted.length) live.lastChild.remove();
+}
+
+/** Draw `fresh` as the only content of `root`, keeping what it shares with what is there (see `morph`). */
+export function patch(root, fresh) {
+  const box = root.cloneNode(false);
+  box.append(fresh);
+  morph(root, box);
+}
+
+/** Make `root`'s children those of `fresh` (a container built for it), keeping what they share (see `morph`). */
+export function patchChildren(root, fresh) {
+  const box = root.cloneNode(false);
+  box.append(...fresh.childNodes);
+  morph(root, box);
 }
 
 /** A label as a button shows it: "Pass for the rest of the battle". */
@@ -38,47 +115,42 @@ export function seatLabel(table, seat) {
   return `Seat ${seat + 1} (free)`;
 }
 
-/** Make `container` one Tab stop whose `.card` children are reached with the arrow keys. */
+/** Make `container` one Tab stop whose `.card` children are reached with the arrow keys. The cards are looked
+ * up when a key is pressed, so the same handler serves after `morph` kept or replaced any of them. */
 export function rovingHand(container, selector = ".card") {
   const items = [...container.querySelectorAll(selector)];
   if (!items.length) return;
   let current = items.findIndex((item) => item.dataset.current === "1");
   if (current < 0) current = Math.max(0, items.findIndex((item) => item.classList.contains("playable")));
   items.forEach((item, i) => item.setAttribute("tabindex", i === current ? "0" : "-1"));
-  container.addEventListener("keydown", (event) => {
-    const at = items.indexOf(document.activeElement);
+  listen(container, "keydown", (event) => {
+    const cards = [...event.currentTarget.querySelectorAll(selector)];
+    const at = cards.indexOf(document.activeElement);
     if (at < 0) return;
     let next = null;
-    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = (at + 1) % items.length;
-    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = (at - 1 + items.length) % items.length;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = (at + 1) % cards.length;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = (at - 1 + cards.length) % cards.length;
     else if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = items.length - 1;
+    else if (event.key === "End") next = cards.length - 1;
     if (next === null) return;
     event.preventDefault();
-    items[at].setAttribute("tabindex", "-1");
-    items[next].setAttribute("tabindex", "0");
-    items[next].focus();
+    cards[at].setAttribute("tabindex", "-1");
+    cards[next].setAttribute("tabindex", "0");
+    cards[next].focus();
   });
-  container.addEventListener("focusin", (event) => {
-    const at = items.indexOf(event.target);
-    if (at >= 0) items.forEach((item, i) => { item.dataset.current = i === at ? "1" : ""; });
+  listen(container, "focusin", (event) => {
+    const cards = [...event.currentTarget.querySelectorAll(selector)];
+    const at = cards.indexOf(event.target);
+    if (at >= 0) cards.forEach((item, i) => { item.dataset.current = i === at ? "1" : ""; });
   });
 }
 
-/** Keep keyboard focus on the same card of a hand across a redraw (the root is rebuilt every update). */
-export function focusKey(root) {
+/** After `patch`, a hand whose card has the focus keeps that card as its Tab stop. */
+export function settleFocus(root) {
   const active = document.activeElement;
-  if (!active || !root.contains(active)) return null;
-  return active.dataset.key || null;
-}
-export function restoreFocus(root, key) {
-  if (!key) return;
-  const target = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-  if (target) {
-    target.closest(".hand")?.querySelectorAll(".card").forEach((c) => c.setAttribute("tabindex", "-1"));
-    target.setAttribute("tabindex", "0");
-    target.focus();
-  }
+  const hand = active && root.contains(active) ? active.closest(".hand") : null;
+  if (!hand) return;
+  hand.querySelectorAll(".card").forEach((c) => c.setAttribute("tabindex", c === active ? "0" : "-1"));
 }
 
 // ------------------------------------------------------------------ playing cards (Barrell)

@@ -24,8 +24,6 @@ async function load() {
 
 function draw(update) {
   const info = view.info;
-  // stored games name their seats by agent ("human", "medium"): number them so two bots are told apart
-  update.table.seats = update.table.seats.map((s) => ({ ...s, name: `P${s.seat + 1} (${s.name})` }));
   $("step-label").textContent = `step ${view.step} of ${info.steps}`;
   $("slider").value = String(view.step);
   $("prev").disabled = $("first").disabled = view.step <= 0;
@@ -84,7 +82,7 @@ async function start() {
   document.title = `Oakwood — ${info.title} replay`;
   $("status").textContent = `${info.players} players · ${info.steps} moves`;
   const select = $("seat");
-  info.agents.forEach((agent, seat) => select.append(el("option", { value: String(seat) }, `Seat ${seat + 1} (${agent})`)));
+  info.names.forEach((name, seat) => select.append(el("option", { value: String(seat) }, name)));
   select.value = view.seat;
   select.addEventListener("change", () => { view.seat = select.value; view.previous = null; load(); });
   $("slider").max = String(info.steps);

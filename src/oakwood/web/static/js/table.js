@@ -1,10 +1,11 @@
 // The table page: the connection to /ws/tables/{table}, the header, the log, the move list, the rules, errors
 // and the live region. The game area is drawn by the game's own module, games/<game>.js: render(root, update, ctx).
-import { capitalise, el, markdown, seatLabel } from "./common.js";
+import { capitalise, el, markdown, patchChildren, seatLabel } from "./common.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const tokenKey = `oakwood-token-${tableId}`;
 const FOUR_COLOUR_KEY = "oakwood-four-colour";
+const SUMMARY_KEY = `oakwood-summary-${tableId}`; // the last round or battle summary the player dismissed
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -22,6 +23,7 @@ const state = {
   countdownTimer: null,
   closedForGood: false,
   greeted: false,
+  drawn: null, // what the board shows: seq, observation and moves as text (an update that changes none keeps it)
 };
 window.oakwood = state; // for the browser tests and curious people
 
@@ -72,11 +74,32 @@ function send(message) {
   return false;
 }
 
-/** Play the legal action with codec index `index` (anything not in the latest legal list is never sent). */
-function act(index) {
+/** Play the legal action with codec index `index` (anything not in the latest legal list is never sent). A move
+ * the game warns about (it ends a solo game below 20 points…) is played only once the player confirms it. */
+async function act(index) {
   const update = state.update;
-  if (!update || !update.legal.some((a) => a.index === index)) return false;
-  return send({ type: "act", seq: update.seq, action: index });
+  const move = update ? update.legal.find((a) => a.index === index) : null;
+  if (!move) return false;
+  if (move.warning && !(await confirmMove(move))) return false;
+  // the player may have taken time to confirm: the move must still be offered (its seq is the update's own)
+  const now = state.update;
+  const still = now && now.legal.find((a) => a.index === index);
+  if (!still) return false;
+  return send({ type: "act", seq: move.warning ? now.seq : update.seq, action: index });
+}
+
+function confirmMove(move) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = move.warning;
+  $("confirm-move").textContent = capitalise(move.label);
+  return new Promise((resolve) => {
+    const done = (answer) => { dialog.close(); resolve(answer); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+    $("confirm-no").focus();
+  });
 }
 
 // ------------------------------------------------------------------ messages
@@ -117,18 +140,29 @@ async function onUpdate(update) {
   }
   if (!first && from !== 0) {
     // the live region tells what the others did (a player's own moves are what they just chose)
-    const own = update.seat === null ? null : `P${update.seat + 1} `;
-    announce(fresh.filter((e) => own === null || !e.text.startsWith(own)).map((e) => e.text).join(" "));
+    announce(fresh.filter((e) => update.seat === null || e.seat !== update.seat).map((e) => e.text).join(" "));
   }
   const mine = update.seat === null ? "watching" : `playing as ${seatLabel(update.table, update.seat)}`;
-  setStatus(`${mine} · ${update.table.status}`);
+  setStatus(`${mine} · ${STATUS_TEXT[update.table.status] || update.table.status}`);
   drawHeader(update);
-  drawLog(fresh);
+  drawLog(fresh, from === 0);
   drawMoves(update);
   drawDeadline(update.deadline);
+  // an update that changes nothing on the board (someone connected) leaves it as it is
+  const drawn = JSON.stringify([update.seq, update.observation, update.legal, update.table.seats.map((s) => s.name)]);
+  if (drawn !== state.drawn) {
+    state.drawn = drawn;
+    await drawGame(update);
+  }
+  if (state.update !== update) return; // a newer update arrived while the board's module loaded
   drawGameOver(update);
-  await drawGame(update);
+  drawSummary(update);
 }
+
+const STATUS_TEXT = {
+  waiting: "waiting for players", playing: "playing", paused: "paused: every player is away",
+  finished: "finished", abandoned: "abandoned",
+};
 
 function announce(text) {
   if (!text) return;
@@ -142,10 +176,10 @@ function drawHeader(update) {
   const { table, observation } = update;
   $("game-title").textContent = table.title;
   document.title = `Oakwood — ${table.title}`;
-  const toAct = new Set(observation.terminal ? [] : observation.to_act || []);
+  // a table still waiting for its players has nobody to act yet
+  const toAct = new Set(observation.terminal || table.status !== "playing" ? [] : observation.to_act || []);
   const scores = observation.scores || [];
-  const seats = $("seats");
-  seats.replaceChildren();
+  const strip = el("div");
   for (const seat of table.seats) {
     const presence = seat.kind === "bot" ? "bot" : seat.connected ? "online" : "away";
     const presenceText = seat.kind === "bot" ? `bot, ${seat.level}` : seat.name === null ? "free seat" : seat.connected ? "online" : "away";
@@ -153,14 +187,16 @@ function drawHeader(update) {
     if (toAct.has(seat.seat)) classes.push("turn");
     if (seat.seat === update.seat) classes.push("you");
     const score = scores[seat.seat];
-    seats.append(el("div", { class: classes.join(" "), dataset: { seat: String(seat.seat) } },
+    strip.append(el("div", { class: classes.join(" "), dataset: { seat: String(seat.seat), key: `seat-${seat.seat}` } },
       el("span", { class: `dot ${presence}`, "aria-hidden": "true" }),
       el("span", { class: "seat-name" }, seatLabel(table, seat.seat)),
-      el("span", { class: "seat-score", title: "score" }, score === undefined ? "" : formatScore(score)),
+      el("span", { class: "seat-score", title: table.score_name || "score" }, score === undefined ? "" : formatScore(score),
+        score === undefined ? null : el("span", { class: "score-label" }, (table.score_name || "score").toLowerCase())),
       el("span", { class: "seat-meta" }, presenceText,
         seat.covered ? el("span", { class: "badge covered" }, "bot playing") : null,
         toAct.has(seat.seat) ? el("span", { class: "badge turn" }, update.observation.decision === "turn" ? "to play" : "to choose") : null)));
   }
+  patchChildren($("seats"), strip);
   const mySeat = update.seat === null ? null : table.seats[update.seat];
   $("covered-notice").hidden = !(mySeat && mySeat.covered);
   $("undo").hidden = !update.can_undo;
@@ -170,33 +206,39 @@ function formatScore(score) {
   return Number.isInteger(score) ? String(score) : String(Math.round(score * 10) / 10);
 }
 
-function drawLog(fresh) {
+function drawLog(fresh, whole) {
   const log = $("log");
-  const freshSet = new Set(fresh.map((e) => e.index));
-  log.replaceChildren(...state.log.map((e) => el("li", { class: freshSet.has(e.index) ? "new" : "" }, e.text)));
+  // new lines are added (a line already shown never moves); the whole log is drawn again only after an undo
+  if (whole) log.replaceChildren(...state.log.map((e) => el("li", {}, e.text)));
+  else {
+    log.querySelectorAll("li.new, li.empty").forEach((li) => (li.classList.contains("empty") ? li.remove() : li.classList.remove("new")));
+    log.append(...fresh.map((e) => el("li", { class: "new" }, e.text)));
+  }
   if (!state.log.length) log.append(el("li", { class: "empty" }, "Nothing has happened yet."));
   log.scrollTop = log.scrollHeight;
 }
 
 function drawMoves(update) {
-  const moves = $("moves");
-  moves.replaceChildren();
+  const list = el("div");
   if (!update.legal.length) {
+    const status = update.table.status;
     const why = update.seat === null ? "You are watching." : update.observation.terminal ? "The game is over."
-      : update.table.status === "waiting" ? "Waiting for every seat to be taken." : "Waiting for the other players.";
-    moves.append(el("p", { class: "empty" }, why));
-    if (update.table.status === "waiting") {
+      : status === "waiting" ? "Waiting for every seat to be taken."
+        : status === "paused" ? "Paused until a player comes back." : "Waiting for the other players.";
+    list.append(el("p", { class: "empty" }, why));
+    if (status === "waiting") {
       const link = `${location.origin}/t/${update.table.id}`;
-      moves.append(el("p", { class: "invite" }, "Invite a friend with this link: ",
+      list.append(el("p", { class: "invite" }, "Invite a friend with this link: ",
         el("a", { href: link, class: "invite-link" }, link), " ",
         el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, "Copy")));
     }
-    return;
   }
   for (const action of update.legal) {
-    moves.append(el("button", { type: "button", dataset: { index: String(action.index), verb: action.verb },
-      title: action.notation, onclick: () => act(action.index) }, capitalise(action.label)));
+    list.append(el("button", { type: "button", class: action.warning ? "warns" : null, title: action.warning || action.notation,
+      dataset: { index: String(action.index), verb: action.verb, key: `move-${action.index}` },
+      onclick: () => act(action.index) }, capitalise(action.label), action.warning ? " ⚠" : ""));
   }
+  patchChildren($("moves"), list);
 }
 
 function drawDeadline(seconds) {
@@ -219,19 +261,70 @@ function drawDeadline(seconds) {
 function drawGameOver(update) {
   const box = $("game-over");
   const obs = update.observation;
-  if (!obs.terminal) { box.hidden = true; box.replaceChildren(); return; }
+  const abandoned = update.table.status === "abandoned";
+  if (!obs.terminal && !abandoned) { box.hidden = true; box.replaceChildren(); return; }
   const winners = new Set(obs.winners || []);
   const order = update.table.seats.map((s) => s.seat).sort((a, b) => (obs.scores[b] ?? 0) - (obs.scores[a] ?? 0));
   const names = [...winners].map((s) => seatLabel(update.table, s));
-  box.replaceChildren(
-    el("h2", {}, "Game over"),
-    el("p", {}, names.length ? `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}` : "Nobody won."),
+  let verdict = names.length ? `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}` : "Nobody won.";
+  if (update.final && update.table.players === 1) verdict = update.final.title; // "18 points: 2 short of 20"
+  if (abandoned) verdict = `Abandoned by ${update.table.abandoned_by || "its players"} before the end.`;
+  const shown = update.summary && !abandoned ? summaryTable(update.summary) : null;
+  const closing = update.final && update.table.players > 1 ? summaryTable(update.final) : null;
+  box.replaceChildren(...[
+    el("h2", {}, abandoned ? "Game abandoned" : "Game over"),
+    el("p", { class: "verdict" }, verdict),
     el("ol", { class: "final-scores" }, order.map((s) => el("li", {},
       `${seatLabel(update.table, s)}: ${formatScore(obs.scores[s] ?? 0)}`, winners.has(s) ? " ★" : ""))),
+    shown, closing,
     update.table.game_id !== null && update.table.game_id !== undefined
       ? el("a", { href: `/replay/${update.table.game_id}`, class: "replay-link" }, "Watch the replay") : null,
-    " · ", el("a", { href: "/" }, "Back to the lobby"));
+    " · ", el("a", { href: "/" }, "Back to the lobby")].filter((part) => part !== null));
   box.hidden = false;
+}
+
+// ------------------------------------------------------------------ round and battle summaries
+/** A summary (docs/web.md): its title, a table of what each seat scored and why, what happened, small print. */
+function summaryTable(summary) {
+  const numeric = new Set(summary.numeric);
+  const cell = (value, i) => {
+    const td = el("td", { class: numeric.has(i) ? "num" : null });
+    if (value && typeof value === "object") {
+      const cards = state.module && state.module.summaryCards ? state.module.summaryCards(value.cards) : null;
+      td.append(...(cards ? [el("span", { class: "row summary-cards", title: value.text }, cards, el("span", { class: "cards-text" }, value.text))]
+        : [value.text]));
+    } else td.append(String(value));
+    return td;
+  };
+  return el("section", { class: "summary", dataset: { kind: summary.kind } },
+    el("h3", {}, summary.title),
+    el("table", {},
+      el("thead", {}, el("tr", {}, summary.columns.map((c, i) => el("th", { class: numeric.has(i) ? "num" : null }, c)))),
+      el("tbody", {}, summary.rows.map((row) => el("tr", { class: `${row.won ? "won" : ""}${row.seat === state.update?.seat ? " you" : ""}` },
+        row.cells.map(cell))))),
+    summary.lines.length ? el("ul", { class: "summary-lines" }, summary.lines.map((line) => el("li", {}, line))) : null,
+    summary.notes.map((note) => el("p", { class: "hint" }, note)));
+}
+
+/** A round or battle that just ended is summed up in a dialog that stays until the player closes it (once per
+ * ending: a reload does not show it again). The game's end is summed up in the game-over panel instead. */
+function drawSummary(update) {
+  const summary = update.summary;
+  const dialog = $("summary-dialog");
+  if (!summary || update.observation.terminal) return;
+  const dismissed = Number(localStorage.getItem(SUMMARY_KEY) ?? -1);
+  if (summary.event_index <= dismissed || dialog.dataset.shown === String(summary.event_index)) return;
+  dialog.dataset.shown = String(summary.event_index);
+  $("summary-body").replaceChildren(summaryTable(summary));
+  $("summary-title").textContent = summary.kind === "battle_result" ? "The battle is over" : "The round is over";
+  if (!dialog.open) dialog.showModal();
+  $("summary-close").focus();
+}
+
+function closeSummary() {
+  const dialog = $("summary-dialog");
+  if (dialog.dataset.shown) localStorage.setItem(SUMMARY_KEY, dialog.dataset.shown);
+  dialog.close();
 }
 
 async function drawGame(update) {
@@ -323,6 +416,8 @@ function wire() {
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
   $("undo").addEventListener("click", () => { if (state.update) send({ type: "undo", seq: state.update.seq }); });
   $("back").addEventListener("click", () => send({ type: "back" }));
+  $("summary-close").addEventListener("click", closeSummary);
+  $("summary-dialog").addEventListener("cancel", () => localStorage.setItem(SUMMARY_KEY, $("summary-dialog").dataset.shown || "-1"));
   const four = $("four-colour");
   four.checked = localStorage.getItem(FOUR_COLOUR_KEY) === "1";
   document.body.classList.toggle("four-colour", four.checked);

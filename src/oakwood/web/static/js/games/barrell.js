@@ -1,12 +1,11 @@
 // Barrell drawn from an update: your hand (play / mulligan / give on the cards), every field face up and face
 // down (return on your field's cards), the Queen Zone, the Deck and the Discard (take on its cards), battle wins,
 // pass / keep / Joker buttons, opponents as targets of a swap or a heart gift, and committed gifts as "chosen".
-import { capitalise, el, backs, cardBack, cardShort, playingCard, rovingHand, focusKey, restoreFocus } from "../common.js";
+import { capitalise, el, backs, cardBack, cardShort, listen, patch, playingCard, rovingHand, settleFocus } from "../common.js";
 
 const CARD_VERBS = new Set(["play", "mulligan", "give", "return", "take"]);
 const TARGET_VERBS = new Set(["swap", "gift"]);
-let selected = null;
-let selectedSeq = null;
+let selected = null; // the card whose actions are shown, kept while it has several
 
 function cardOf(action) { return action.notation.split(" ")[1] || ""; }
 function targetOf(action) {
@@ -16,15 +15,13 @@ function targetOf(action) {
 
 const PHASES = {
   dice: "rolling for the first player", mulligan: "mulligan", play: "playing cards", jokers: "Jokers",
-  hearts: "heart gifts", king_of_hearts: "King of Hearts", king_of_spades: "King of Spades", over: "the game is over",
+  hearts: "heart gifts", kh: "King of Hearts", ks: "King of Spades", swap: "Jack of Spades: a trade of fields", over: "the game is over",
 };
 
 export function render(root, update, ctx) {
   const obs = update.observation;
   const me = update.seat;
   const legal = update.legal;
-  if (selectedSeq !== update.seq) { selected = null; selectedSeq = update.seq; }
-  const keep = focusKey(root);
   const prevObs = ctx.previous ? ctx.previous.observation : null;
   const differs = (pick) => prevObs !== null && JSON.stringify(pick(prevObs)) !== JSON.stringify(pick(obs));
   const toAct = new Set(obs.terminal ? [] : obs.to_act);
@@ -34,6 +31,7 @@ export function render(root, update, ctx) {
     if (!byCard.has(name)) byCard.set(name, []);
     byCard.get(name).push(action);
   }
+  if (selected !== null && (byCard.get(selected) || []).length < 2) selected = null;
   const byTarget = new Map();
   for (const action of legal.filter((a) => TARGET_VERBS.has(a.verb) || (a.verb === "give" && selected && cardOf(a) === selected))) {
     const t = targetOf(action);
@@ -51,7 +49,7 @@ export function render(root, update, ctx) {
       extraClass: `${extra}${actions.length ? " playable" : ""}${selected === name ? " selected" : ""}` });
     card.dataset.key = key;
     card.dataset.card = name;
-    card.addEventListener("click", () => {
+    listen(card, "click", () => {
       if (!actions.length) return;
       if (actions.length === 1) { ctx.act(actions[0].index); return; }
       selected = selected === name ? null : name;
@@ -80,8 +78,8 @@ export function render(root, update, ctx) {
       zone.setAttribute("tabindex", "0");
       zone.setAttribute("aria-label", `${ctx.seatName(s)}: ${targets.map((a) => a.label).join(", or ")}`);
       const go = () => ctx.act(targets[0].index);
-      zone.addEventListener("click", go);
-      zone.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+      listen(zone, "click", go);
+      listen(zone, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
     }
     others.append(zone);
   }
@@ -128,13 +126,13 @@ export function render(root, update, ctx) {
     if (selected && byCard.has(selected)) {
       bar.append(el("span", { class: "hint" }, `${cardShort(selected)}:`));
       for (const action of byCard.get(selected)) {
-        bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index) },
+        bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index), key: `act-${action.index}` },
           onclick: () => ctx.act(action.index) }, capitalise(action.label)));
       }
     }
     for (const action of legal.filter((a) => !CARD_VERBS.has(a.verb))) {
       const big = ["pass", "keep", "joker keep", "joker field"].includes(action.verb);
-      bar.append(el("button", { type: "button", class: big ? "primary" : "", dataset: { index: String(action.index) },
+      bar.append(el("button", { type: "button", class: big ? "primary" : "", dataset: { index: String(action.index), key: `act-${action.index}` },
         onclick: () => ctx.act(action.index) }, capitalise(action.label)));
     }
     if (obs.my_gift !== undefined) bar.append(el("span", { class: "badge chosen" }, `you chose to give your hearts to ${ctx.seatName(obs.my_gift)}`));
@@ -143,8 +141,8 @@ export function render(root, update, ctx) {
     board.append(zone);
     rovingHand(hand);
   }
-  root.replaceChildren(board);
-  restoreFocus(root, keep);
+  patch(root, board);
+  settleFocus(root);
 }
 
 function fieldZone(obs, s, ctx, toAct, differs, { actionable, mine }) {
@@ -176,4 +174,9 @@ function fieldZone(obs, s, ctx, toAct, differs, { actionable, mine }) {
     known.length ? el("div", { class: "row hint" }, "Known in hand: ", known.map((c) => playingCard(c, { size: "small" }))) : null,
     obs.recalled[s] && obs.recalled[s].length && !mine ? el("div", { class: "hint" }, `Seen returning to hand or field: ${obs.recalled[s].map(cardShort).join(" ")}`) : null);
   return zone;
+}
+
+/** The cards of a battle summary (each field as revealed), drawn small. */
+export function summaryCards(codes) {
+  return codes.map((code) => playingCard(code, { size: "small" }));
 }

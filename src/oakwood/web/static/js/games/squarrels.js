@@ -1,7 +1,7 @@
 // S'Quarrels drawn from an update: your hand as cards (store / discard / play on the cards), the Deck (draw),
 // the Hoard race (big slap / pass buttons with the countdown), the Quarrel (who has committed), every other
 // player's hand size, storage and known cards, the Action discard, the Hoard pile and the scores.
-import { capitalise, el, backs, rovingHand, focusKey, restoreFocus } from "../common.js";
+import { capitalise, el, backs, listen, patch, rovingHand, settleFocus } from "../common.js";
 
 const LOOK = {
   rotten: { cls: "sq-rotten", pip: "☠", title: "Rotten Acorn", short: "Rotten" },
@@ -12,9 +12,12 @@ const LOOK = {
   whirlwind: { cls: "sq-action", pip: "↻", title: "Whirlwind", short: "Whirlwind" },
   winter: { cls: "sq-action sq-winter", pip: "❄", title: "Winter", short: "Winter" },
 };
+// SQ-24: a card seen going to a player is known until it may have left, so it can sit in the hand, in a pending
+// Quarrel play or among that player's face-down discards in the Hoard Pile (a hand can be empty and known at once).
+const KNOWN_TITLE = "Cards you saw go to this player and that cannot have left them since: in their hand, their "
+  + "face-down Quarrel play, or their discards in the current Hoard Pile (SQ-24)";
 const HAND_VERBS = new Set(["store", "store-wild", "discard", "play"]);
-let selected = null; // the kind of hand card whose actions are shown, kept while the position is the same
-let selectedSeq = null;
+let selected = null; // the kind of hand card whose actions are shown, kept while it has actions
 
 function look(name) {
   if (LOOK[name]) return LOOK[name];
@@ -59,8 +62,6 @@ export function render(root, update, ctx) {
   const obs = update.observation;
   const me = update.seat;
   const legal = update.legal;
-  if (selectedSeq !== update.seq) { selected = null; selectedSeq = update.seq; }
-  const keep = focusKey(root);
   const toAct = new Set(obs.terminal ? [] : obs.to_act);
   const prevObs = ctx.previous ? ctx.previous.observation : null;
   const differs = (pick) => prevObs !== null && JSON.stringify(pick(prevObs)) !== JSON.stringify(pick(obs));
@@ -131,6 +132,8 @@ export function render(root, update, ctx) {
       if (!byCard.has(name)) byCard.set(name, []);
       byCard.get(name).push(action);
     }
+    // a chosen card stays chosen while it has moves (others answering a Quarrel change nothing of yours)
+    if (selected !== null && (byCard.get(selected) || []).length < 2) selected = null;
     const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand (arrow keys move between cards)" });
     const counts = {};
     const before = {};
@@ -144,7 +147,7 @@ export function render(root, update, ctx) {
         interactive: true, key: `hand-${name}-${counts[name]}`, label: words,
         extra: `${actions.length ? "playable" : ""}${selected === name ? " selected" : ""}${fresh ? " fresh" : ""}`,
       });
-      card.addEventListener("click", () => {
+      listen(card, "click", () => {
         if (!actions.length) return;
         if (actions.length === 1) { ctx.act(actions[0].index); return; }
         selected = selected === name ? null : name;
@@ -158,14 +161,15 @@ export function render(root, update, ctx) {
     if (selected && byCard.has(selected)) {
       bar.append(el("span", { class: "hint" }, `${look(selected).title}:`));
       for (const action of byCard.get(selected)) {
-        bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index) },
+        bar.append(el("button", { type: "button", class: "primary", dataset: { index: String(action.index), key: `act-${action.index}` },
           onclick: () => ctx.act(action.index) }, capitalise(action.label)));
       }
     } else if (handActions.length) {
       bar.append(el("span", { class: "hint" }, hint(obs, handActions)));
     }
     for (const action of legal.filter((a) => a.verb === "end")) {
-      bar.append(el("button", { type: "button", onclick: () => ctx.act(action.index) }, capitalise(action.label)));
+      bar.append(el("button", { type: "button", dataset: { index: String(action.index), key: `act-${action.index}` },
+        onclick: () => ctx.act(action.index) }, capitalise(action.label)));
     }
     zone.append(bar);
     if (obs.known_in_hands?.[me]?.length) {
@@ -174,8 +178,8 @@ export function render(root, update, ctx) {
     board.append(zone);
     rovingHand(hand);
   }
-  root.replaceChildren(board);
-  restoreFocus(root, keep);
+  patch(root, board);
+  settleFocus(root);
 }
 
 function hint(obs, actions) {
@@ -203,7 +207,9 @@ function playerZone(obs, s, ctx, toAct, differs) {
       el("span", { class: "sub" }, `total ${obs.scores[s]} · ${obs.hand_sizes[s]} card${obs.hand_sizes[s] === 1 ? "" : "s"}`), badges),
     el("div", { class: differs((o) => o.hand_sizes[s]) ? "changed" : "" }, backs(obs.hand_sizes[s], `${obs.hand_sizes[s]} cards in hand`)),
     el("div", { class: `row${differs((o) => o.storage[s]) ? " changed" : ""}` }, el("span", { class: "hint" }, "Stored:"), storageRow(obs, s)),
-    known.length ? el("div", { class: "row hint" }, "Known in hand: ", known.map((n) => sqCard(n, { size: "small" }))) : null);
+    known.length ? el("div", { class: "row hint known", title: KNOWN_TITLE },
+      obs.hand_sizes[s] ? "Known (in hand or discarded face down): " : "Known (among their face-down discards): ",
+      known.map((n) => sqCard(n, { size: "small" }))) : null);
 }
 
 function quarrelPanel(obs, ctx) {
@@ -237,4 +243,9 @@ function racePanel(obs, update, ctx) {
   panel.append(el("div", { class: "row", style: "justify-content:center" }, r.eligible.map((s) => el("span", { class: "badge" },
     `${ctx.seatName(s)}: ${r.passed.includes(s) ? "passed" : r.committed.includes(s) ? "answered" : "…"}`))));
   return panel;
+}
+
+/** The cards of a round summary (the Golden and Rotten shown at Winter), drawn small. */
+export function summaryCards(codes) {
+  return codes.map((code) => sqCard(code, { size: "small" }));
 }
