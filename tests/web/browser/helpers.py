@@ -29,6 +29,40 @@ def create_table(base: str, game: str, seats: list[str], name: str = "Ann", **op
     return result
 
 
+def create_from_lobby(
+    page: Page,
+    base: str,
+    game: str,
+    players: int,
+    name: str = "Ann",
+    seats: dict[int, str] | None = None,
+    options: dict[str, bool | str] | None = None,
+) -> str:
+    """Start a table as a person does: open the lobby, type a name, choose the game and the number of players,
+    change only the seats in ``seats`` (others keep the form's defaults: you in seat 1, medium bots) and the
+    options in ``options`` (a checkbox, else a select), and click *Create the table*. Waits for the table page's
+    first update; the table's id."""
+    page.goto(f"{base}/")
+    page.wait_for_function("() => window.oakwoodLobby && window.oakwoodLobby.ready")
+    page.fill("#name", name)
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
+    for seat, level in (seats or {}).items():
+        page.select_option(f"#seat-{seat}", level)
+    if options:
+        page.click("#create details summary")
+    for option, value in (options or {}).items():
+        control = page.locator(f"#option-{option}")
+        if isinstance(value, bool):
+            control.set_checked(value)
+        else:
+            control.select_option(value)
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/t/*")
+    wait_update(page)
+    return page.url.rsplit("/", 1)[1]
+
+
 def open_seat(page: Page, base: str, table: str, token: str | None) -> None:
     """Open the table page holding ``token`` (None: as a spectator) and wait for the first update."""
     page.goto(f"{base}/")
@@ -83,9 +117,20 @@ def tap(target: Locator) -> bool:
     return True
 
 
+def dismiss_summary(page: Page) -> bool:
+    """Close the round or battle summary if it is open (it stays until the player closes it, and the board
+    behind it takes no click meanwhile); whether one was open."""
+    close = page.locator("#summary-dialog[open] #summary-close")
+    if not close.count():
+        return False
+    close.click()
+    return True
+
+
 def play_one(page: Page, timeout: float = 15.0) -> bool:
     """If the page has a move to make, make it by clicking and wait for the position to change (or for a card's
-    actions to open); whether a click was made."""
+    actions to open); whether a click was made. A summary in the way is closed first, as a person would."""
+    dismiss_summary(page)
     if not has_moves(page):
         return False
     before = seq(page)

@@ -77,3 +77,93 @@ def open_draw_page(page: Any, base: str) -> None:
     page.goto(f"{base}/static/css/nutty.css")
     page.set_content(DRAW_PAGE)
     page.wait_for_function("() => window.ready")
+
+
+TARGET = "async ([item, obs]) => (await import('/static/js/games/nutty.js')).targetOf(item, obs)"
+
+
+def _carried(board: dict[str, Any]) -> int:
+    return int(board["cheeks"]["brown"] + board["cheeks"]["golden"] + (1 if board["backpack"] else 0))
+
+
+def _place(text: str) -> tuple[int, int] | None:
+    if not text.startswith("L"):
+        return None
+    limb, pos = text[1:].split("c")
+    return int(limb) - 1, int(pos) - 1
+
+
+def choose(update: dict[str, Any]) -> dict[str, Any]:
+    """A simple squirrel: bury and stash on the trunk, gather what lies here, claim powers, flip, go home when
+    carrying, else out to acorns or a face-down card; end the turn when nothing else is worth it."""
+    obs = update["observation"]
+    legal = update["legal"]
+    seat = obs["current"]
+    board = obs["boards"][seat]
+    solo = obs["mode"] == "solo"
+    by_text = {item["notation"]: item for item in legal}
+
+    def first(*texts: str) -> dict[str, Any] | None:
+        for text in texts:
+            if text in by_text:
+                return by_text[text]
+        return None
+
+    pick = first("bury golden", "bury brown") if not solo else None
+    pick = pick or (first("stash golden", "stash brown") if solo else None)
+    pick = pick or first("gather golden", "gather brown", "claim", "flip", "exchange nest", "exchange cheeks")
+    if pick:
+        return pick
+    for verb in ("exchange", "bribe"):
+        for item in legal:
+            if item["verb"] == verb:
+                return item
+    moves = [item for item in legal if item["verb"] == "move" and " with " not in item["notation"]]
+    full = _carried(board) >= 2 or (solo and _carried(board) >= 1)
+    here = _place(board["at"])
+    if full and moves:
+        home = first("move trunk")
+        if home:
+            return home
+        inward = [m for m in moves if (p := _place(m["notation"].split()[1])) and here and p[1] < here[1]]
+        if inward:
+            return inward[0]
+    outward = []
+    for item in moves:
+        target = _place(item["notation"].split()[1])
+        if target is None:
+            continue
+        card = obs["tree"][target[0]][target[1]]
+        if card["card"] == "BB":
+            continue
+        value = card["brown"] + 5 * card["golden"]
+        worth = 2 if card["card"] is None else int(value >= (2 if solo else 1))  # a solo step out costs 1
+        if worth:
+            outward.append((worth, item))
+    if outward and not full:
+        outward.sort(key=lambda pair: -pair[0])
+        return outward[0][1]
+    if _carried(board) and first("move trunk"):
+        return by_text["move trunk"]
+    end = first("end")
+    if end:
+        return end
+    plain = [item for item in legal if item["verb"] != "end game" and " with " not in item["notation"]]
+    if solo and not plain:
+        return by_text["end game"]
+    return plain[0] if plain else legal[0]
+
+
+def click_action(page: Any, item: dict[str, Any], update: dict[str, Any]) -> str:
+    """Play ``item`` by clicking the thing it acts on, then its line in the menu if that thing offers several.
+    Returns how it was played (``board``, ``menu``)."""
+    key = page.evaluate(TARGET, [item, update["observation"]])
+    if key == "turn":
+        page.click(f'#game .nt-turn-button[data-index="{item["index"]}"]')
+        return "board"
+    page.click(f'#game [data-target="{key}"].nt-actionable')
+    menu = page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]')
+    if menu.count():
+        menu.click()
+        return "menu"
+    return "board"

@@ -6,24 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from .helpers import is_over, play_one, update, wait_update
-
-
-def create_from_lobby(page: Page, base: str, game: str, players: int, name: str, **options: bool) -> None:
-    """Start a table from the lobby form: the person in seat 1, medium bots elsewhere."""
-    page.goto(f"{base}/")
-    page.fill("#name", name)
-    page.select_option("#game", game)
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "input")
-    for seat in range(1, players):
-        page.select_option(f"#seat-{seat}", "medium")
-    for option, value in options.items():
-        page.click("details summary")
-        page.set_checked(f"#option-{option}", value)
-    page.click("#create button[type=submit]")
-    page.wait_for_url("**/t/*")
-    wait_update(page)
+from .helpers import create_from_lobby, is_over, play_one, update
 
 
 def screenshot_phone(page: Page, path: Path) -> None:
@@ -53,7 +36,7 @@ def play_with_screenshots(page: Page, screens: Path, game: str, after: int, limi
 
 
 def test_a_whole_squarrels_game_by_clicking(page: Page, live_server: str, screens: Path) -> None:
-    create_from_lobby(page, live_server, "squarrels", 3, "Ann", single_round=True)
+    create_from_lobby(page, live_server, "squarrels", 3, options={"single_round": True})
     expect(page.locator("#seats .seat")).to_have_count(3)
     clicks = play_with_screenshots(page, screens, "squarrels", after=12)
     final = update(page)
@@ -65,7 +48,7 @@ def test_a_whole_squarrels_game_by_clicking(page: Page, live_server: str, screen
 
 
 def test_a_whole_barrell_game_by_clicking(page: Page, live_server: str, screens: Path) -> None:
-    create_from_lobby(page, live_server, "barrell", 3, "Ann")
+    create_from_lobby(page, live_server, "barrell", 3)
     expect(page.locator("#seats .seat")).to_have_count(3)
     clicks = play_with_screenshots(page, screens, "barrell", after=4)
     final = update(page)

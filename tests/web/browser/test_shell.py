@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import create_table, open_seat, play_one, seq, update
+from .helpers import create_table, dismiss_summary, open_seat, play_one, seq, update
 
 
 def test_rules_four_colour_keyboard_and_live_region(page: Page, live_server: str) -> None:
@@ -100,6 +100,7 @@ def test_a_bot_covers_a_player_out_of_time_until_they_are_back(page: Page, live_
     notice = page.locator("#covered-notice")
     expect(notice).to_be_visible(timeout=20_000)  # the clock ran out: a bot plays for Ann
     expect(page.locator("#seats .seat.you .badge.covered")).to_have_text("bot playing")
+    dismiss_summary(page)  # the bot may have ended a round meanwhile: its summary waits for Ann
     page.click("#back")
     expect(notice).to_be_hidden(timeout=10_000)
     expect(page.locator("#seats .seat.you .badge.covered")).to_have_count(0)

@@ -25,14 +25,17 @@ def record(page: Page) -> list[dict[str, Any]]:
     return frames
 
 
+#: A log line that names a card only its player may see: the card in brackets after the move.
+PRIVATE = re.compile(
+    r"(face down|picked a Quarrel card|steals a card|plays a card face down|aside for the mulligan) ?\("
+)
+
+
 def private_events(player: Page) -> dict[int, str]:
     """The player's log lines that name a card only the player may see: "(5)" after a face-down discard, a
     Quarrel pick or a stolen card."""
     log: list[dict[str, Any]] = player.evaluate("() => window.oakwood.log")
-    private = re.compile(
-        r"(face down|picked a Quarrel card|steals a card|plays a card face down|aside for the mulligan) ?\("
-    )
-    return {int(e["index"]): str(e["text"]) for e in log if private.search(str(e["text"]))}
+    return {int(e["index"]): str(e["text"]) for e in log if PRIVATE.search(str(e["text"]))}
 
 
 def check_squarrels_frame(frame: dict[str, Any]) -> None:
@@ -98,7 +101,7 @@ def watch_a_table(browser: Browser, live_server: str, game: str, moves: int, **o
     seen = {int(e["index"]): str(e["text"]) for f in updates for e in f["events"]}
     for index, text in secret.items():
         if index in seen:
-            assert seen[index] != text and "(" not in seen[index].split(":")[-1], (text, seen[index])
+            assert seen[index] != text and not PRIVATE.search(seen[index]), (text, seen[index])
     return bool(secret)
 
 

@@ -63,7 +63,7 @@ def check_race(pages: list[Page], seats: list[int], screens: Path) -> None:
     for page in pages:
         wait_for(page, "() => window.oakwood.log.some((e) => e.kind === 'hoard_won')")
     won = [e for e in events(pages[watcher]) if e["kind"] == "hoard_won"]
-    assert f"P{seats[racer] + 1} " in str(won[-1]["text"])
+    assert str(won[-1]["text"]).startswith(f"{('Ann', 'Bob')[racer]} grabs")  # named as the seat strip names them
 
 
 def test_two_people_play_a_quarrel_and_a_hoard_race(browser: Browser, live_server: str, screens: Path) -> None:
