@@ -32,8 +32,13 @@ def check_quarrel(pages: list[Page], seats: list[int], screens: Path) -> None:
     first, second = players
     for i in players:
         expect(pages[i].locator("#game .event-panel")).to_contain_text("Quarrel")
+    # the card the second player is about to click is marked: the first's commitment redraws the board under it
+    target = pages[second].locator("#game .hand .card.playable").first
+    target.evaluate("(card) => { window.aimedAt = card; }")
     pages[first].locator("#game .hand .card.playable").first.click()
     wait_for(pages[second], "(s) => window.oakwood.update.observation.quarrel.committed.includes(s)", arg=seats[first])
+    # the controls were updated in place: the very element the player aimed at is still there to be clicked
+    assert pages[second].evaluate("() => window.aimedAt.isConnected && window.aimedAt.matches('.card.playable')")
     watcher = update(pages[second])["observation"]["quarrel"]
     assert watcher["pot"] == [] and watcher["your_play"] is None
     chosen = pages[second].locator(f"#game .zone[data-seat='{seats[first]}'] .badge.chosen")
@@ -42,7 +47,7 @@ def check_quarrel(pages: list[Page], seats: list[int], screens: Path) -> None:
     assert mine is not None
     pages[second].screenshot(path=str(screens / "squarrels-quarrel.png"))
     before = seq(pages[second])
-    pages[second].locator("#game .hand .card.playable").first.click()
+    pages[second].evaluate("() => window.aimedAt.click()")  # the click lands on the element aimed at before
     wait_for(pages[first], "(s) => window.oakwood.update.seq > s", arg=before)
     for page in pages:
         wait_for(page, "() => window.oakwood.log.some((e) => e.kind === 'quarrel_reveal')")
