@@ -123,8 +123,29 @@ def dismiss_summary(page: Page) -> bool:
     close = page.locator("#summary-dialog[open] #summary-close")
     if not close.count():
         return False
-    close.click()
+    try:
+        close.click(timeout=10_000)
+    except PlaywrightTimeoutError:
+        if not close.count():  # it closed meanwhile (the game ended: the game-over panel shows the summary)
+            return False
+        page.screenshot(path="artifacts/screens/summary-stuck.png")
+        state = page.evaluate(
+            "() => { const d = document.getElementById('summary-dialog'); const r = d.getBoundingClientRect();"
+            " return [d.open, d.matches(':modal'), r.width, r.height, getComputedStyle(d).display]; }"
+        )
+        raise AssertionError(f"the summary cannot be closed: open, modal, width, height, display = {state}") from None
     return True
+
+
+def confirm_warning(page: Page) -> str | None:
+    """Accept the warning a move asked to confirm (a solo move that ends the game short of 20…), if one is open;
+    its text."""
+    dialog = page.locator("#confirm-dialog[open]")
+    if not dialog.count():
+        return None
+    text = page.locator("#confirm-text").inner_text()
+    page.click("#confirm-yes")
+    return text
 
 
 def play_one(page: Page, timeout: float = 15.0) -> bool:
@@ -137,6 +158,7 @@ def play_one(page: Page, timeout: float = 15.0) -> bool:
     clicked = click_first(page)
     if clicked is None:
         return False
+    confirm_warning(page)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if seq(page) != before or page.locator("#game .card.selected").count() or is_over(page):

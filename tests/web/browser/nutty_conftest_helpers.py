@@ -158,12 +158,15 @@ def click_action(page: Any, item: dict[str, Any], update: dict[str, Any]) -> str
     """Play ``item`` by clicking the thing it acts on, then its line in the menu if that thing offers several.
     Returns how it was played (``board``, ``menu``)."""
     key = page.evaluate(TARGET, [item, update["observation"]])
+    how = "board"
     if key == "turn":
         page.click(f'#game .nt-turn-button[data-index="{item["index"]}"]')
-        return "board"
-    page.click(f'#game [data-target="{key}"].nt-actionable')
-    menu = page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]')
-    if menu.count():
-        menu.click()
-        return "menu"
-    return "board"
+    else:
+        page.click(f'#game [data-target="{key}"].nt-actionable')
+        menu = page.locator(f'#game .nutty-menu .nt-menu-item[data-index="{item["index"]}"]')
+        if menu.count():
+            menu.click()
+            how = "menu"
+    if item.get("warning"):  # the player is asked to confirm a move that ends a solo game short of 20…
+        page.click("#confirm-dialog[open] #confirm-yes")
+    return how

@@ -28,6 +28,10 @@ def test_replay_steps_and_seat_picker(page: Page, live_server: str, screens: Pat
     expect(label).to_contain_text("step 1 of")
     page.click("#last")
     expect(page.locator("#next")).to_be_disabled()
+    # the seats are named as at the table, in the picker and in the log
+    picker = [o.strip() for o in page.locator("#seat option").all_inner_texts()]
+    assert "Ann" in picker and "Bot 2 (medium)" in picker and not any("(human)" in o for o in picker), picker
+    assert not any(text.startswith(("P1 ", "P2 ")) for text in page.locator("#log li").all_inner_texts())
     # the public view has no hand; seat 1's view has its hand
     expect(page.locator("#game .hand")).to_have_count(0)
     page.select_option("#seat", "0")

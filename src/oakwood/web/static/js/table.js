@@ -311,7 +311,11 @@ function summaryTable(summary) {
 function drawSummary(update) {
   const summary = update.summary;
   const dialog = $("summary-dialog");
-  if (!summary || update.observation.terminal) return;
+  if (update.observation.terminal || update.table.status === "abandoned") {
+    if (dialog.open) dialog.close(); // the game-over panel shows the last summary, beside the final scores
+    return;
+  }
+  if (!summary) return;
   const dismissed = Number(localStorage.getItem(SUMMARY_KEY) ?? -1);
   if (summary.event_index <= dismissed || dialog.dataset.shown === String(summary.event_index)) return;
   dialog.dataset.shown = String(summary.event_index);
