@@ -14,6 +14,7 @@ synchronous and tested on its own.
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -332,14 +333,23 @@ class Table:
         # a game that can say what a move costs in this position (Nutty's AP) labels its moves with it
         describe = getattr(self.game, "describe_move", None)
         if seat is not None and seat in self.to_act() and self.status != "waiting":  # a waiting table takes no move
-            for action in state.legal_actions(seat):
+            actions = state.legal_actions(seat)
+            # A sentence the client asks the person to confirm before a move (Nutty solo, NS-17l). The game
+            # reads a world of the seat's, never the live state, so no hidden card can reach the text; a game
+            # that warns of nothing costs nothing here (no world is drawn).
+            warnings: dict[Hashable, str] = {}
+            if actions and type(self.game).move_warnings is not Game.move_warnings:
+                warnings = self.game.move_warnings(state.determinize(seat, random.Random(0)), seat)
+            for action in actions:
                 label = describe(observation, action) if describe else self.game.describe_action(action)
+                warning = warnings.get(action)
                 legal.append(
                     {
                         "index": self.game.encode(action),
                         "notation": str(action),
                         "label": name_seats(label, names),
                         "verb": getattr(action, "verb", str(action).split(" ", 1)[0]),
+                        "warning": None if warning is None else name_seats(warning, names),
                     }
                 )
         return {

@@ -119,6 +119,13 @@ class Nutty(Game[NuttyOptions]):
             return repr(observation)
         return repr({key: value for key, value in observation.items() if key != "actions_taken"})
 
+    def move_warnings(self, world: State, seat: int) -> dict[Hashable, str]:
+        """Solo only (NS-17l): the sentence to read before a move that ends the game short of 20 points or
+        puts 20 out of reach, by action; never for a move that reveals a card (see ``warn.py``)."""
+        from .warn import move_warnings
+
+        return move_warnings(world, seat)
+
     def describe_action(self, action: Hashable) -> str:
         """A short explanation of an action for menus."""
         from .render import describe_action

@@ -17,17 +17,21 @@ The rulebook: "if all available moves have been exhausted, the game is over". Oa
 The search is a cheapest-first walk over (place, powers held): at most 31 places × the sets of market
 powers, stopping at the first thing within reach. It runs after every solo action, so it first walks the
 places alone with the powers held (no purchase), which settles the common case cheaply.
+
+The same walk gives the bound of NS-17l (``most_points``): the most points the game can still end with once
+no face-down card is within reach, which the solo warnings read (``warn.py``).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .cards import BACKPACK, FLYING, LASSO, SWINGING
 from .payment import PRICE
-from .tree import STRIDE, TRUNK, at, is_broken, sort_powers
+from .tree import STRIDE, TRUNK, WIN_POINTS, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
     from .solo import SoloState
@@ -66,10 +70,21 @@ def search(state: SoloState) -> bool:
     """The walk itself, ``can_gain`` without its shortcuts: cheapest first over (place, powers held)."""
     budget = state.wealth()
     owned = state.powers[0]
-    if _within(state, owned, budget):
+    if _within(state, owned, budget, _something_at):
         return True  # the common case, decided without purchases: this runs after every solo action
     if budget < PRICE:
         return False
+    return walk(state, budget, _something_at)
+
+
+def walk(state: SoloState, budget: int, found: Callable[[SoloState, int, Powers], bool]) -> bool:
+    """Visit every (place, powers held) within reach for at most ``budget`` points, cheapest first, until
+    ``found(state, place, powers)`` says True (then True; False once all are visited).
+
+    The walk of NS-17 g (``search`` stops it at something within reach), shared with the bound of NS-17l
+    (``most_points``), so that both read the same moves, costs and purchases.
+    """
+    owned = state.powers[0]
     # Powers that change what can be reached; the Backpack only takes a slot (and may be returned).
     for_sale = tuple(p for p in state.market if p != BACKPACK)
     start = (state.where[0], owned)
@@ -79,7 +94,7 @@ def search(state: SoloState) -> bool:
         spent, where, powers = heapq.heappop(queue)
         if best.get((where, powers), spent) < spent:
             continue  # already reached more cheaply
-        if _something_at(state, where, powers):
+        if found(state, where, powers):
             return True
         moves = [(nxt, spent + price, powers) for nxt, price in _steps(state, where, powers)]
         if spent + PRICE <= budget:
@@ -91,8 +106,62 @@ def search(state: SoloState) -> bool:
     return False
 
 
-def _within(state: SoloState, powers: Powers, budget: int) -> bool:
-    """Something within reach with the powers held, buying nothing: a 0-1 breadth-first walk by cost."""
+def most_points(state: SoloState, goal: int = WIN_POINTS) -> int | None:
+    """NS-17l: the most points the solo game can still end with, when that is below ``goal`` (20 by
+    default); None when ``goal`` may still be reached.
+
+    A certain upper bound, never an estimate: the points banked (nest and burrow), the acorns carried, and
+    every acorn lying on a card within reach or a Lasso's reach from one (with the Lasso held there). Within
+    reach is the walk of NS-17 g. Gathering acorns raises what the squirrel can pay, so the walk is repeated
+    with the wealth now plus the acorns it found until it finds no more. Only a face-down card can bring
+    anything else (a leaf's acorns; a card from the Leaf Deck comes only after a card leaves the tree, which
+    in solo follows a reveal), so a face-down card within reach means None, and nothing hidden is read: only
+    which cards are face down and the acorns in view.
+    """
+    wealth = state.wealth()
+    # Banked plus carried: the nest is both wealth and points, so it is counted once.
+    kept = state.points(0) + wealth - state.nest_b[0] - 5 * state.nest_g[0]
+    limbs = state.limbs
+    cells: set[int] = set()  # cards whose acorns the squirrel can take (position codes)
+    found = kept  # the bound so far: kept plus the acorns on ``cells``
+
+    def take(code: int) -> None:
+        nonlocal found
+        if code not in cells:
+            cells.add(code)
+            _, _, brown, golden = limbs[code // STRIDE][code % STRIDE]
+            found += brown + 5 * golden
+
+    def note(state: SoloState, where: int, powers: Powers) -> bool:
+        # True stops the walk: the goal may be reached (a face-down card, or acorns enough in view).
+        if where == TRUNK:
+            return False
+        limb, pos = divmod(where, STRIDE)
+        if not limbs[limb][pos][1]:
+            return True  # a face-down card within reach: it may be a leaf, so there is no bound
+        take(where)
+        if LASSO in powers:
+            for sl, sp in state.lasso_sources(powers, limb, pos):
+                take(at(sl, sp))
+        return found >= goal
+
+    # First without purchases, as ``search`` does: a face-down card or acorns enough in reach with the powers
+    # held settle most positions before the walk over every set of powers.
+    if _within(state, state.powers[0], wealth, note):
+        return None
+    budget = wealth
+    while True:
+        if walk(state, budget, note):
+            return None
+        more = wealth + found - kept  # what the squirrel could pay with after gathering all it found
+        if more <= budget:  # the walk found nothing new to pay with: this is the bound
+            return found
+        budget = more
+
+
+def _within(state: SoloState, powers: Powers, budget: int, found: Callable[[SoloState, int, Powers], bool]) -> bool:
+    """``walk`` buying nothing: whether ``found`` says True at a place within reach with the powers held, by
+    a 0-1 breadth-first walk by cost."""
     start = state.where[0]
     cost = {start: 0}
     queue = deque([start])
@@ -102,7 +171,7 @@ def _within(state: SoloState, powers: Powers, budget: int) -> bool:
         if where in done:
             continue
         done.add(where)
-        if _something_at(state, where, powers):
+        if found(state, where, powers):
             return True
         here = cost[where]
         for nxt, price in _steps(state, where, powers):
