@@ -193,3 +193,23 @@ def test_the_history_tells_when_who_won_and_the_scores(page: Page, live_server: 
     expect(row).to_contain_text("total: Ann ")
     page.screenshot(path=str(SCREENS / "lobby.png"), full_page=True)
     assert table == final["table"]["id"]
+
+
+def test_a_solo_move_that_ends_the_game_short_of_twenty_asks_first(page: Page, live_server: str) -> None:
+    create_from_lobby(page, live_server, "nutty", 1)
+    end_game = page.locator("#moves button", has_text="End game")
+    expect(end_game).to_have_count(1)
+    expect(end_game).to_contain_text("⚠")
+    end_game.click()
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text("short of 20")
+    page.click("#confirm-no")  # thinking again: nothing was sent
+    expect(dialog).to_be_hidden()
+    page.wait_for_timeout(300)
+    assert not is_over(page) and update(page)["seq"] == 0
+    end_game.click()
+    page.click("#confirm-yes")
+    page.wait_for_function("() => window.oakwood.update.observation.terminal")
+    expect(page.locator("#game-over .verdict")).to_have_text("0 points: 20 short of 20")
+    page.screenshot(path=str(SCREENS / "nutty-solo-short.png"))
