@@ -2,7 +2,9 @@
 
 pexpect runs the command on a pty of 80 columns and 24 rows; pyte keeps the screen a person would see. At
 every prompt the test looks at that screen: the board's title is still on the top row (nothing scrolled
-off), the hand and the move menu are there, and the prompt is the last line. Every screen is saved, in
+off), the hand and the move menu are there, and the prompt is the last line. A move the game warns about
+(Nutty solo) asks ``are you sure? (y/n)``: the test checks that screen too (the warning above the menu,
+the question on the last line) and answers ``y``, so the game goes on to its end. Every screen is saved, in
 order, as a transcript under the test's temporary directory (and under ``$OAKWOOD_TRANSCRIPTS`` when set,
 for CI artifacts).
 """
@@ -26,6 +28,7 @@ TIMEOUT = 60  # only a broken build waits this long
 PROMPT = r"P\d › "
 RACE = r"RACE!"
 PAUSE = r"Press Enter to continue"
+CONFIRM = r"\(y/n\) › "  # after a warned move (``PlaySession.confirm``)
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 MOVE_LINE = re.compile(r"^ ?1 +\S")  # the menu's first move
 
@@ -38,11 +41,13 @@ class Played:
     raw: str = ""
     exit_status: int | None = None
     summaries: int = 0  # pauses on a round or battle summary
+    confirmations: int = 0  # warned moves confirmed with y
 
 
 def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: str = "1") -> Played:
     """Play ``oakwood play ARGS`` as P1, answering at every prompt with the next of the comma-separated
-    ``answer`` (round and round); returns what was shown."""
+    ``answer`` (round and round) and with ``y`` when a warned move asks to be confirmed; returns what was
+    shown."""
     answers = answer.split(",")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "TERM": "xterm-256color"}
     for key in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
@@ -58,7 +63,7 @@ def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: st
     played = Played()
     try:
         for _ in range(2000):
-            found = child.expect([PROMPT, RACE, PAUSE, pexpect.EOF], timeout=TIMEOUT)
+            found = child.expect([PROMPT, RACE, PAUSE, pexpect.EOF, CONFIRM], timeout=TIMEOUT)
             chunk = child.before + (child.after if isinstance(child.after, str) else "")
             played.raw += chunk
             stream.feed(chunk)
@@ -66,6 +71,12 @@ def play(tmp_path: Path, name: str, args: list[str], *, colour: bool, answer: st
             if found == 3:
                 played.screens.append(shown)
                 break
+            if found == 4:  # a warned move: play it, as a person who means it would
+                played.screens.append(shown)
+                played.confirmations += 1
+                check_confirm_screen(shown, name)
+                child.send("y\r")
+                continue
             if found == 0:
                 played.screens.append(shown)
                 check_prompt_screen(shown, name)
@@ -105,6 +116,19 @@ def check_prompt_screen(shown: str, name: str) -> None:
     assert re.search(hand, shown, re.MULTILINE), f"{name}: the hand is not on screen:\n{shown}"
 
 
+def check_confirm_screen(shown: str, name: str) -> None:
+    """At the question after a warned move: the whole screen is still there (board title on top, the move
+    menu), the warning is above the menu and the question is on the last used row."""
+    rows = shown.split("\n")
+    used = [row for row in rows if row.strip()]
+    assert re.search(r"· P1 \(you\)", rows[0]), f"{name}: the board's title scrolled off:\n{shown}"
+    assert re.match(r"are you sure\? \(y/n\) ›", used[-1]), f"{name}: the question is not the last line:\n{shown}"
+    warning = [i for i, row in enumerate(used) if row.startswith("⚠ ")]
+    headings = [i for i, row in enumerate(used) if re.search(r"your move:", row)]
+    assert warning and headings and warning[-1] < headings[-1], f"{name}: no warning above the menu:\n{shown}"
+    assert MOVE_LINE.match(used[headings[-1] + 1]), f"{name}: no move menu under the heading:\n{shown}"
+
+
 def save(tmp_path: Path, name: str, played: Played) -> None:
     """Every screen, numbered, to ``NAME.screens.txt`` (and to ``$OAKWOOD_TRANSCRIPTS`` when set)."""
     text = "\n".join(f"──── screen {i + 1} ────\n{s}" for i, s in enumerate(played.screens))
@@ -141,6 +165,10 @@ def test_whole_game_fits_80x24_without_colour(tmp_path: Path, name: str, args: l
     assert played.exit_status == 0
     if name.startswith("barrell"):
         assert played.summaries >= 1  # at least the first battle paused before the next deal
+    if name == "nutty-solo":
+        assert played.confirmations >= 1  # this deal reaches a warned move: its screen was checked too
+    else:
+        assert played.confirmations == 0  # only Nutty solo warns of a move
 
 
 def test_colour_on_a_terminal(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ reaction delays.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,12 @@ from .terminal import QuitGame, Terminal
 #: Slap keys handed to the human seats in order: far apart on the keyboard.
 RACE_KEYS = ("a", "l", "v", "p", "q", "m")
 
+#: The question after a move's warning. It is not written like the move prompt (``P1 › ``), so neither a
+#: person nor a script answering move prompts mistakes one for the other.
+CONFIRM_PROMPT = "are you sure? (y/n) › "
+#: The answers that play a warned move; anything else (``n``, an empty line) plays nothing.
+CONFIRM_YES = frozenset({"y", "yes"})
+
 HELP = """\
 Type the number of a move or the move as the screen shows it, in any case (1, play 9♥ or play 9H, or just
 9♥ when one move names it).
@@ -46,6 +53,8 @@ Type the number of a move or the move as the screen shows it, in any case (1, pl
   undo     take back your last move: only before anyone else acts, and never once it showed something
            new (a card drawn or revealed, a shuffle, a roll)
   quit     leave the game
+A move the game warns about (Nutty solo: ending short of 20 points, or putting 20 out of reach) shows
+why and asks 'are you sure? (y/n)': y plays it, anything else lets you choose again.
 In a race each human has a slap key (shown on screen); pressing nothing before the window closes passes."""
 
 
@@ -328,6 +337,9 @@ class PlaySession:
             heading = f"P{seat + 1}, your move:"
         legal = self.state.legal_actions(seat)
         self.show_private(seat, heading=heading, legal=legal)
+        # The game's warnings for this position, computed when a move is first chosen (not on help, hint,
+        # undo or quit) and kept for the turn: the position does not change until a move is played.
+        warnings: dict[Hashable, str] | None = None
         while True:
             if self.redraw_pending:  # on a terminal a refusal or a hint is shown on the redrawn screen
                 self.redraw_pending = False
@@ -362,6 +374,11 @@ class PlaySession:
             action = self.parse(text, legal)
             if action is None:
                 continue
+            if warnings is None:
+                warnings = self.move_warnings(seat)
+            warning = warnings.get(action)
+            if warning is not None and not self.confirm(seat, warning, heading, legal):
+                continue
             before = len(self.state.events)
             try:
                 self.apply(seat, action)
@@ -373,6 +390,39 @@ class PlaySession:
             self.public_seen = before
             self.after_human(seat)
             return
+
+    def move_warnings(self, seat: int) -> dict[Hashable, str]:
+        """What the game would have ``seat`` read before some of its legal moves now (``Game.move_warnings``,
+        e.g. Nutty solo's NS-17l): a sentence by action, empty for a game that warns of nothing."""
+        if type(self.game).move_warnings is Game.move_warnings:
+            return {}  # the default warns of nothing: no world is drawn, so other games cost nothing
+        # The game reads a world of the seat's, never the live state, so no hidden card can reach the text.
+        # The world's generator is a fixed one of its own, as the web table's: the warnings are the same in
+        # every world, and drawing from ``world_rng`` would change the bots' worlds (and so their moves).
+        world = self.state.determinize(seat, random.Random(0))
+        return self.game.move_warnings(world, seat)
+
+    def confirm(self, seat: int, warning: str, heading: str, legal: Sequence[Hashable]) -> bool:
+        """Show a move's ``warning`` and ask whether to play it: True for ``y`` or ``yes``; anything else (``n``,
+        an empty line) plays nothing and says so. The input ending raises :class:`QuitGame`, as at the move
+        prompt."""
+        notice = Text(f"⚠ {one_line(warning)}", style="bold yellow")
+        if self.term.interactive:
+            # On a terminal the warning goes above the menu of the redrawn screen, so the board stays whole
+            # and the question is its last line, as a refusal or a hint would be.
+            self.notice = notice
+            self.show_private(seat, heading=heading, legal=legal)
+        else:
+            self.console.print(notice)
+        if self.term.read_line(CONFIRM_PROMPT).strip().lower() in CONFIRM_YES:
+            return True
+        kept = Text("Not played: choose your move.", style="yellow")
+        if self.term.interactive:  # the next move prompt gets a clean screen, saying nothing was played
+            self.notice = kept
+            self.redraw_pending = True
+        else:
+            self.console.print(kept)
+        return False
 
     def show_log(self, seat: int) -> None:
         """Everything ``seat`` has seen this game, from the first deal, in a pager."""
