@@ -39,6 +39,7 @@ def serve(
             import uvicorn
 
             from oakwood.web.app import ServerSettings, create_app
+            from oakwood.web.protocol import MAX_MESSAGE_BYTES
             from oakwood.web.room import RoomSettings
         except ImportError as exc:
             raise CliInputError(f"the web server needs its extra: pip install 'oakwood[web]' ({exc})") from None
@@ -52,8 +53,16 @@ def serve(
         out.print(f"Oakwood is at http://{shown_host}:{port_number}/  (Ctrl-C stops it)", soft_wrap=True)
         # No per-message compression: updates are a few kilobytes, and deflating each one cost the server more
         # CPU than anything but storing the moves (benchmarks/load.py).
+        # A client's WebSocket message is at most the protocol's size: uvicorn closes the connection (1009) at a
+        # larger frame's header, where its default (16 MiB) buffered a whole frame before the app could refuse
+        # it — eight connections sending one each cost the server 146 MiB.
         uvicorn.run(
-            create_app(settings), host=host, port=port_number, log_level="warning", ws_per_message_deflate=False
+            create_app(settings),
+            host=host,
+            port=port_number,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            ws_max_size=MAX_MESSAGE_BYTES,
         )
 
 

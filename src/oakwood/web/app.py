@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -25,13 +26,16 @@ from oakwood.agents.levels import LEVELS
 from oakwood.engine import game_class, game_names, load
 from oakwood.store import Store, open_store
 
-from .protocol import ProtocolError, decode, encode, error
+from .protocol import ProtocolError, decode, encode, error, too_deep
 from .registry import Registry, check_name
 from .replays import replay_info, replay_step
 from .room import RATE_LIMIT, Client, RoomSettings
 from .table import TableError
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
+#: The largest request body the JSON API reads: the biggest real one, a table with a deck edited as counts,
+#: is under 2 KiB.
+MAX_BODY_BYTES = 16_384
 
 #: HTTP status of each refusal code of the JSON API.
 STATUS = {
@@ -92,16 +96,40 @@ def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
 
 
 async def body_of(request: Request, kind: type[Any]) -> Any:
-    """The request's JSON body as ``kind``; :class:`ProtocolError` when it is not one."""
-    raw = await request.body()
-    if len(raw) > 16_384:
-        raise ProtocolError("too_large", "a request body may be at most 16 KiB")
+    """The request's JSON body as ``kind``; :class:`ProtocolError` when it is not one.
+
+    At most :data:`MAX_BODY_BYTES` are ever read: a declared ``Content-Length`` over it is refused before a
+    byte of the body is read, and a body without one (chunked) is refused as soon as it passes the limit, so
+    a client cannot make the server hold more than that of its body whatever it claims or sends."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:  # the HTTP server refuses most of these itself
+            raise ProtocolError("malformed", "the Content-Length header is not a number") from None
+        if size > MAX_BODY_BYTES:
+            raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES // 1024} KiB")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES // 1024} KiB")
     try:
-        return msgspec.json.decode(raw, type=kind)
+        return msgspec.json.decode(bytes(raw), type=kind)
     except msgspec.ValidationError as exc:
         raise ProtocolError("malformed", f"not a valid request: {exc}") from None
     except msgspec.DecodeError:
         raise ProtocolError("malformed", "the request body is not JSON") from None
+    except RecursionError:  # msgspec's answer to deep nesting (see protocol.too_deep)
+        raise too_deep() from None
+
+
+def stored_id(game_id: int) -> int:
+    """``game_id`` if a database can hold it; ``unknown_game`` otherwise (SQLite's integers are 64-bit, and a
+    larger one made the driver raise)."""
+    if not 0 < game_id < 2**63:
+        raise TableError("unknown_game", f"there is no game {game_id}")
+    return game_id
 
 
 def catalog() -> dict[str, Any]:
@@ -172,7 +200,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.exception_handler(ProtocolError)  # a TableError is one too
     async def refused(request: Request, exc: ProtocolError) -> JSONResponse:
-        return refusal(exc.code, exc.message, 413 if exc.code == "too_large" else None)
+        if exc.code == "too_large":
+            # the rest of the body is not read: closing the connection spares the server from draining it
+            response = refusal(exc.code, exc.message, 413)
+            response.headers["Connection"] = "close"
+            return response
+        return refusal(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def unreadable(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # a path or query parameter of the wrong type: refused in the API's own format, not FastAPI's
+        where = ", ".join(".".join(str(part) for part in problem.get("loc", ())) for problem in exc.errors())
+        return refusal("malformed", f"not a valid request: {where or 'bad parameters'}")
 
     @app.get("/", response_model=None)
     async def lobby_page() -> FileResponse | PlainTextResponse:
@@ -249,12 +288,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/replays/{game_id}")
     async def get_replay(request: Request, game_id: int) -> dict[str, Any]:
         store: Store = request.app.state.store
-        return await asyncio.to_thread(replay_info, store, game_id)
+        return await asyncio.to_thread(replay_info, store, stored_id(game_id))
 
     @app.get("/api/replays/{game_id}/{step}")
     async def get_replay_step(request: Request, game_id: int, step: int, seat: int | None = None) -> dict[str, Any]:
         store: Store = request.app.state.store
-        return await asyncio.to_thread(replay_step, store, game_id, step, seat)
+        return await asyncio.to_thread(replay_step, store, stored_id(game_id), step, seat)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

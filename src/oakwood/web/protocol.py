@@ -69,6 +69,17 @@ def decode(data: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed", f"not a valid message: {exc}") from None
     except msgspec.DecodeError:
         raise ProtocolError("malformed", "not a JSON message") from None
+    except RecursionError:
+        raise too_deep() from None
+
+
+def too_deep() -> ProtocolError:
+    """The refusal of JSON nested deeper than the decoder goes.
+
+    msgspec decodes nested arrays and objects recursively and raises :class:`RecursionError` (not a
+    ``DecodeError``) at about the interpreter's recursion limit; a few kilobytes of ``[`` reach it. Whatever
+    a client sends is an ordinary refusal, never a server error with a traceback in the log."""
+    return ProtocolError("malformed", "the JSON is nested too deeply")
 
 
 def error(code: str, message: str) -> dict[str, Any]:
