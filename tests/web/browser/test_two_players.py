@@ -77,6 +77,9 @@ def test_two_people_play_a_quarrel_and_a_hoard_race(browser: Browser, live_serve
     ann = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     bob = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     open_seat(ann, live_server, table, made["token"])
+    # a table waiting for its second player: nobody is "to play" yet, and Ann is told what she waits for
+    expect(ann.locator("#moves")).to_contain_text("Waiting for every seat to be taken")
+    expect(ann.locator("#seats .badge.turn")).to_have_count(0)
     bob.goto(f"{live_server}/t/{table}")  # the invite link: no token, a free seat: asked for a name
     bob.fill("#join-name", "Bob")
     bob.click("#join-form button[type=submit]")
