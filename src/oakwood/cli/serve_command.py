@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import socket
+from collections.abc import Callable, Iterable
 from typing import Annotated
 
 import typer
@@ -28,6 +29,23 @@ def serve(
         str,
         typer.Option("--absent-seconds", help="Seconds without a connection before a bot keeps a player's seat warm."),
     ] = "30",
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy (address or network) whose X-Forwarded-For names the client, for the per-address "
+            "limits (repeatable; default: this machine, 127.0.0.0/8 and ::1; 'none': never read the header).",
+            metavar="ADDRESS",
+        ),
+    ] = None,
+    expire_minutes: Annotated[
+        str,
+        typer.Option(
+            "--expire-minutes",
+            help="Minutes a table nobody has played at yet stays with nobody at it before it is removed.",
+            metavar="MINUTES",
+        ),
+    ] = "30",
 ) -> None:
     """Play in the browser: a lobby, tables with friends and bots, replays (stop with Ctrl-C)."""
     out = Console(highlight=False)
@@ -35,19 +53,26 @@ def serve(
         port_number = values.whole_number("--port", port, minimum=1, maximum=65535)
         pace = values.seconds("--bot-pace", bot_pace, maximum=10.0, allow_zero=True)
         absent = values.seconds("--absent-seconds", absent_seconds, maximum=86_400.0, allow_zero=True)
+        expire = values.whole_number("--expire-minutes", expire_minutes, minimum=1, maximum=10_080)  # a week
         try:
             import uvicorn
 
-            from oakwood.web.app import ServerSettings, create_app
+            from oakwood.web.app import LOOPBACK, ServerSettings, create_app, trusted_networks
             from oakwood.web.protocol import MAX_MESSAGE_BYTES
+            from oakwood.web.registry import TableLimits
             from oakwood.web.room import RoomSettings
         except ImportError as exc:
             raise CliInputError(f"the web server needs its extra: pip install 'oakwood[web]' ({exc})") from None
+        proxies = _proxies(trusted_proxy, LOOPBACK, trusted_networks)
         with contextlib.closing(open_database(db)):  # a bad --db fails here, in one line, before listening
             pass
         _check_port_free(host, port_number)
         settings = ServerSettings(
-            db=db, room=RoomSettings(bot_pace=pace, absent_seconds=absent), version=package_version()
+            db=db,
+            room=RoomSettings(bot_pace=pace, absent_seconds=absent),
+            version=package_version(),
+            trusted_proxies=proxies,
+            tables=TableLimits(idle_seconds=expire * 60.0),
         )
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         out.print(f"Oakwood is at http://{shown_host}:{port_number}/  (Ctrl-C stops it)", soft_wrap=True)
@@ -56,6 +81,8 @@ def serve(
         # A client's WebSocket message is at most the protocol's size: uvicorn closes the connection (1009) at a
         # larger frame's header, where its default (16 MiB) buffered a whole frame before the app could refuse
         # it — eight connections sending one each cost the server 146 MiB.
+        # uvicorn's own X-Forwarded-For handling is off: it would replace the peer before the app sees it, and
+        # the app reads the header itself, from the proxies of --trusted-proxy only (oakwood.web.app).
         uvicorn.run(
             create_app(settings),
             host=host,
@@ -63,7 +90,25 @@ def serve(
             log_level="warning",
             ws_per_message_deflate=False,
             ws_max_size=MAX_MESSAGE_BYTES,
+            proxy_headers=False,
         )
+
+
+def _proxies(
+    given: list[str] | None, default: tuple[str, ...], parse: Callable[[Iterable[str]], object]
+) -> tuple[str, ...]:
+    """The ``--trusted-proxy`` values (the default when none is given; none at all for ``none``), each checked
+    by ``parse`` so that a typo is refused in one line before the server starts."""
+    if not given:
+        return default
+    if [text.strip().lower() for text in given] == ["none"]:
+        return ()
+    for text in given:
+        try:
+            parse([text])
+        except ValueError:
+            raise CliInputError(f"--trusted-proxy {text}: not an IP address or network (or 'none')") from None
+    return tuple(text.strip() for text in given)
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -364,6 +364,21 @@ class Store:
             if connection.execute(statement).rowcount != 1:
                 raise StoreError(f"no running game {game_id} in {self.url}")
 
+    def expire_web_tables(self, tables: Sequence[tuple[str, int]]) -> None:
+        """Give up tables of ``oakwood serve`` that nobody played at (``(table id, game id)`` pairs, the server's
+        idle-table expiry): each game still running is stored ``abandoned`` and each table row is deleted, in
+        one transaction, so a restart does not resume them and the lobby's history (the tables whose game
+        ended) does not list them. The game rows stay, as every game does."""
+        with self._writing() as connection:
+            for start in range(0, len(tables), 500):  # old SQLite takes at most 999 parameters a statement
+                batch = tables[start : start + 500]
+                connection.execute(
+                    update(GAMES)
+                    .where(GAMES.c.id.in_([game_id for _, game_id in batch]), GAMES.c.status == RUNNING)
+                    .values(status=ABANDONED, finished_at=now())
+                )
+                connection.execute(delete(WEB_TABLES).where(WEB_TABLES.c.id.in_([table_id for table_id, _ in batch])))
+
     def ended_web_tables(self, limit: int = 20) -> list[EndedWebTable]:
         """The tables of ``oakwood serve`` whose game finished or was abandoned, the most recent first."""
         query = (

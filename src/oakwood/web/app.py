@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
@@ -27,7 +29,7 @@ from oakwood.engine import game_class, game_names, load
 from oakwood.store import Store, open_store
 
 from .protocol import ProtocolError, decode, encode, error, too_deep
-from .registry import Registry, check_name
+from .registry import Registry, TableLimits, check_name
 from .replays import replay_info, replay_step
 from .room import RATE_LIMIT, Client, RoomSettings
 from .table import TableError
@@ -46,8 +48,27 @@ STATUS = {
     "others_playing": 409,
     "game_over": 409,
     "bad_token": 403,
+    "rate_limited": 429,
+    "too_many_waiting": 429,
+    "too_many_open": 429,
+    "too_many_tables": 503,
     "store": 503,
 }
+
+#: Tables one client address may create at once (a token bucket's size), and how many a minute after that
+#: (its refill): a person creates one every few minutes at most, a family or a classroom behind one address a
+#: handful at once; a script making thousands is held to four a minute.
+CREATE_BURST = 10
+CREATE_PER_MINUTE = 4.0
+#: The proxies trusted to say whom they forward for (``X-Forwarded-For``) by default: this machine, where a
+#: reverse proxy in front of ``oakwood serve`` usually runs (uvicorn's own default, too).
+LOOPBACK = ("127.0.0.0/8", "::1/128")
+#: The most client addresses the creation limiter remembers; past it, those whose bucket has refilled (the
+#: same as never seen) are forgotten first.
+MAX_CLIENTS = 100_000
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True)
@@ -62,6 +83,13 @@ class ServerSettings:
     #: messages a second one connection may send before it is refused as ``rate_limited``
     rate_limit: int = RATE_LIMIT
     version: str | None = None
+    #: the proxies (addresses or networks) whose ``X-Forwarded-For`` names the client; none: never read
+    trusted_proxies: tuple[str, ...] = LOOPBACK
+    #: tables one client address may create at once, then a minute (see :data:`CREATE_BURST`)
+    create_burst: int = CREATE_BURST
+    create_per_minute: float = CREATE_PER_MINUTE
+    #: what one address may hold of the tables, and when a table nobody plays at expires
+    tables: TableLimits = field(default_factory=TableLimits)
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -88,6 +116,102 @@ class Abandon(msgspec.Struct, forbid_unknown_fields=True):
     """The body of ``POST /api/tables/{table}/abandon``: the seat's token (never in the URL)."""
 
     token: str
+
+
+class RateLimiter:
+    """A token bucket per client address: ``burst`` tokens at most, one more every ``60 / per_minute`` seconds.
+
+    Checking costs nothing (:meth:`wait`); a token is taken (:meth:`take`) only when a table was created, so a
+    person whose form was refused may correct it and try again at once."""
+
+    def __init__(self, burst: int, per_minute: float, max_clients: int = MAX_CLIENTS) -> None:
+        self.burst = burst
+        self.interval = 60.0 / per_minute
+        self.max_clients = max_clients
+        #: client → (tokens, when they were counted)
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _tokens(self, client: str, now: float) -> float:
+        tokens, then = self._buckets.get(client, (float(self.burst), now))
+        return min(float(self.burst), tokens + max(0.0, now - then) / self.interval)
+
+    def wait(self, client: str, now: float) -> float:
+        """0 if ``client`` may create a table now, else the seconds until it may."""
+        tokens = self._tokens(client, now)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) * self.interval
+
+    def take(self, client: str, now: float) -> None:
+        """``client`` created a table: one token less."""
+        if client not in self._buckets and len(self._buckets) >= self.max_clients:
+            self._forget(now)
+        self._buckets[client] = (max(0.0, self._tokens(client, now) - 1.0), now)
+
+    def _forget(self, now: float) -> None:
+        """Forget the clients whose bucket is full again; if that is not enough (a flood from very many
+        addresses), the oldest half: they get a fresh burst, which the per-address table limits still bound."""
+        full = [client for client in self._buckets if self._tokens(client, now) >= self.burst]
+        for client in full:
+            del self._buckets[client]
+        if len(self._buckets) >= self.max_clients:
+            oldest = sorted(self._buckets, key=lambda client: self._buckets[client][1])
+            for client in oldest[: len(oldest) // 2]:
+                del self._buckets[client]
+
+
+def trusted_networks(addresses: Iterable[str]) -> tuple[IPNetwork, ...]:
+    """The networks of ``--trusted-proxy`` values (an address or a network); ValueError names a bad one."""
+    return tuple(ipaddress.ip_network(text.strip(), strict=False) for text in addresses)
+
+
+def _address(text: str) -> IPAddress | None:
+    """The IP address in an ``X-Forwarded-For`` hop or a peer (with a port, an IPv6 in brackets), or None."""
+    text = text.strip()
+    if text.startswith("["):  # [2001:db8::1]:443
+        text = text[1 : text.find("]")] if "]" in text else text
+    elif text.count(":") == 1:  # 203.0.113.7:443
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped  # ::ffff:203.0.113.7 is 203.0.113.7
+    return address
+
+
+def _trusted(address: IPAddress, trusted: Sequence[IPNetwork]) -> bool:
+    return any(address.version == network.version and address in network for network in trusted)
+
+
+def client_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence[IPNetwork]) -> str | None:
+    """Whom a request counts against for the creation limits; None for this machine (not limited).
+
+    The client is the socket's peer, unless the peer is a trusted proxy: then ``X-Forwarded-For`` (``forwarded``,
+    every such header in order) is read from the right — each proxy appends the address it got the request
+    from — and the client is the first address that is not a trusted proxy. What lies to the left of it was
+    written by the client itself and is never believed. A hop that is no address ends the walk at the last
+    trusted one. An IPv6 client counts as its /64, the block one subscriber is given, so that one person cannot
+    be many. Loopback is this machine: you, your scripts, the tests, or a proxy that did not say for whom (a
+    proxy on this machine must append ``X-Forwarded-For``)."""
+    if peer is None:  # a Unix socket: only this machine reaches it
+        return None
+    address = _address(peer)
+    if address is None:
+        return peer  # not an IP (a test client): a client of its own
+    if _trusted(address, trusted):
+        hops = [hop for header in forwarded for hop in header.split(",")]
+        for hop in reversed(hops):
+            named = _address(hop)
+            if named is None:
+                break
+            address = named
+            if not _trusted(named, trusted):
+                break
+    if address.is_loopback:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -172,7 +296,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(config.db)
         executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="oakwood-bot")
-        registry = Registry(store, executor, config.room, config.version)
+        registry = Registry(store, executor, config.room, config.version, config.tables)
         registry.restore()
         app.state.registry = registry
         app.state.store = store
@@ -185,6 +309,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Oakwood", lifespan=lifespan, docs_url=None, redoc_url=None)
+    trusted = trusted_networks(config.trusted_proxies)
+    creations = RateLimiter(config.create_burst, config.create_per_minute)
+
+    def client_of(request: Request) -> str | None:
+        peer = request.client.host if request.client is not None else None
+        return client_address(peer, request.headers.getlist("x-forwarded-for"), trusted)
+
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -243,6 +374,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
+        client = client_of(request)
+        if client is not None:  # refused before the body is read: a flood costs next to nothing
+            wait = creations.wait(client, time.monotonic())
+            if wait > 0:
+                seconds = math.ceil(wait)
+                answer = refusal("rate_limited", f"too many new tables from your address: try again in {seconds} s")
+                answer.headers["Retry-After"] = str(seconds)
+                return answer
         body: CreateTable = await body_of(request, CreateTable)
         room, seat, token = registry_of(request).create(
             game_name=body.game,
@@ -252,7 +391,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             name=body.name,
             turn_seconds=body.turn_seconds,
             seed=body.seed,
+            client=client,
         )
+        if client is not None:
+            creations.take(client, time.monotonic())
         await room.changed()
         return JSONResponse({"table": room.table.summary(), "seat": seat, "token": token}, status_code=201)
 
@@ -263,8 +405,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str) -> dict[str, Any]:
-        room = registry_of(request).get(table_id)
         body: JoinTable = await body_of(request, JoinTable)
+        room = registry_of(request).get(table_id)  # after the body's await: the table may have expired meanwhile
         if body.seat is not None and not 0 <= body.seat < len(room.table.seats):
             raise TableError("bad_request", f"there is no seat {body.seat + 1} at this table")
         seat, token = room.table.take_seat(check_name(body.name), body.seat)
@@ -273,8 +415,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/abandon")
     async def abandon_table(request: Request, table_id: str) -> dict[str, Any]:
-        room = registry_of(request).get(table_id)
         body: Abandon = await body_of(request, Abandon)
+        room = registry_of(request).get(table_id)  # after the body's await: the table may have expired meanwhile
         await room.abandon(body.token)
         summary: dict[str, Any] = room.table.summary()
         return summary
@@ -328,5 +470,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             pass
         finally:
             await room.disconnect(client)
+            registry_of(websocket).seen(table_id)  # an unstarted table is idle from now, not from its creation
 
     return app

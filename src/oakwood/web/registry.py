@@ -3,14 +3,23 @@
 A table is created in the store first (its game row, then its seats), so it survives the server from the
 moment anyone can see it. On start the server rebuilds every unfinished table by replaying its stored
 moves through the rules (never trusting a saved position) and carries on from there.
+
+No one client can lock the others out (see :class:`TableLimits`): a client address holds only a few tables
+nobody has played at yet and a few more games at once, and a table nobody has played at, left with nobody at it,
+expires — given up in the store, so a restart does not bring it back.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from oakwood.agents.levels import LEVELS
@@ -26,8 +35,40 @@ logger = logging.getLogger(__name__)
 
 #: The longest display name a player may take (longer ones are refused, not cut).
 MAX_NAME = 40
-#: How many tables one server holds open at once (a guard against a script filling memory).
+#: How many tables one server holds open at once (a guard against a script filling memory; no one client address
+#: can reach it, see :class:`TableLimits`).
 MAX_TABLES = 1000
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """What one client address may hold of a server's tables, and how long a table nobody plays at lasts.
+
+    The server's cap (:data:`MAX_TABLES`) protects its memory; these keep any one address from reaching it, so
+    the cap is no switch a stranger can flip to lock everyone else out. A table counts against the address that
+    created it (a table restored after a restart counts against nobody); a table is *unstarted* until its first
+    move (a table waiting for players is unstarted), and *open* until its game is over."""
+
+    #: unstarted tables one address may hold at once: a person waits for friends at one or two
+    unstarted_per_client: int = 5
+    #: open tables (unstarted, paused or playing) one address may hold at once: enough for the several games a
+    #: household or a classroom behind one address plays at once; more must be finished or given up first
+    open_per_client: int = 20
+    #: seconds an unstarted table may sit with nobody connected before it expires (30 minutes: a friend sent
+    #: the invite link has time to come; a lobby full of tables nobody will play is not what people see)
+    idle_seconds: float = 1800.0
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often the registry looks for expired tables: a tenth of ``idle_seconds``, within 0.05 to 60 s
+        (an expired table lingers at most that much longer)."""
+        return min(60.0, max(0.05, self.idle_seconds / 10))
+
+
+def unstarted(table: Table) -> bool:
+    """Whether nobody has played at ``table`` yet (no move, not over): a table waiting for players, or a full one
+    whose first move is still to come."""
+    return table.seq == 0 and not table.over
 
 
 def check_name(name: str) -> str:
@@ -45,12 +86,25 @@ def check_name(name: str) -> str:
 class Registry:
     """The tables of one server, by id."""
 
-    def __init__(self, store: Store, executor: Executor, settings: RoomSettings, version: str | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        settings: RoomSettings,
+        version: str | None,
+        limits: TableLimits | None = None,
+    ) -> None:
         self.store = store
         self.executor = executor
         self.settings = settings
         self.version = version
+        self.limits = limits or TableLimits()
         self.rooms: dict[str, Room] = {}
+        #: the client address that created each table (those of this run; None: this machine, not limited)
+        self._owners: dict[str, str] = {}
+        #: when (``time.monotonic``) each table was created or last had somebody at it
+        self._seen: dict[str, float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def get(self, table_id: str) -> Room:
         """The room of ``table_id``; ``unknown_table`` if there is none."""
@@ -101,8 +155,12 @@ class Registry:
         name: str,
         turn_seconds: float | None,
         seed: int | None = None,
+        client: str | None = None,
     ) -> tuple[Room, int, str]:
-        """A new table (stored before it is returned) with its creator seated: the room, their seat and token."""
+        """A new table (stored before it is returned) with its creator seated: the room, their seat and token.
+        ``client`` is the address of whoever asked (None: this machine), which :class:`TableLimits` bound."""
+        if client is not None:
+            self._check_client(client)
         if len(self.rooms) >= MAX_TABLES:
             self._forget_finished()
         if len(self.rooms) >= MAX_TABLES:
@@ -146,7 +204,78 @@ class Registry:
         )
         seat, token = table.take_seat(display)
         room = self._open(table, seed)
+        if client is not None:
+            self._owners[table.id] = client
         return room, seat, token
+
+    def _check_client(self, client: str) -> None:
+        """Refuse a new table to ``client`` if it holds as many as :class:`TableLimits` allow."""
+        mine = [
+            room.table
+            for table_id, room in self.rooms.items()
+            if self._owners.get(table_id) == client and not room.table.over
+        ]
+        limits = self.limits
+        if sum(unstarted(table) for table in mine) >= limits.unstarted_per_client:
+            minutes = max(1, round(limits.idle_seconds / 60))
+            raise TableError(
+                "too_many_waiting",
+                f"you have {limits.unstarted_per_client} tables nobody has played at yet: play at one of them, "
+                f"or wait until one expires ({minutes} minutes after everybody left it)",
+            )
+        if len(mine) >= limits.open_per_client:
+            raise TableError(
+                "too_many_open",
+                f"you have {limits.open_per_client} games going on: finish or give up one of them first",
+            )
+
+    def seen(self, table_id: str) -> None:
+        """Somebody was at ``table_id`` until now (a connection closed): its idle time starts again."""
+        if table_id in self.rooms:
+            self._seen[table_id] = time.monotonic()
+
+    async def expire_idle(self, now: float | None = None) -> list[str]:
+        """Remove every unstarted table that nobody has been at for ``TableLimits.idle_seconds`` (as of ``now``,
+        a ``time.monotonic`` time): its game is stored ``abandoned`` and its table row deleted, so neither a
+        restart nor the lobby's history brings back a table nobody played. The ids removed."""
+        now = time.monotonic() if now is None else now
+        idle = self.limits.idle_seconds
+        expired: list[Room] = []
+        for table_id, room in self.rooms.items():
+            if not unstarted(room.table):
+                continue
+            if room.clients:  # somebody is there, a player or a spectator: the table is not idle
+                self._seen[table_id] = now
+            elif now - self._seen.setdefault(table_id, now) >= idle:
+                expired.append(room)
+        if expired:
+            # one transaction for them all, with no await between the check above and the removal below, so
+            # nobody can connect to a table in between
+            try:
+                self.store.expire_web_tables([(room.table.id, room.table.live.id) for room in expired])
+            except StoreError as exc:
+                logger.warning("%d idle tables could not be expired (tried again later): %s", len(expired), exc)
+                return []
+            for room in expired:
+                del self.rooms[room.table.id]
+        for table_id in [t for t in (*self._owners, *self._seen) if t not in self.rooms]:
+            self._owners.pop(table_id, None)  # tables gone (expired, or finished and forgotten)
+            self._seen.pop(table_id, None)
+        for room in expired:
+            await room.close()
+        return [room.table.id for room in expired]
+
+    async def _sweep(self) -> None:
+        """Expire idle tables every ``TableLimits.sweep_seconds`` while the server runs."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                gone = await self.expire_idle()
+            except Exception:  # a sweep that fails must not stop the next ones
+                logger.exception("looking for idle tables failed")
+                continue
+            if gone:
+                logger.info("%d tables nobody played at expired", len(gone))
 
     def _forget_finished(self) -> None:
         """Drop finished tables nobody is looking at from memory (their games stay in the store, replayable)."""
@@ -157,6 +286,10 @@ class Registry:
     def _open(self, table: Table, seed: int) -> Room:
         room = Room(table, self.executor, self.settings, seed)
         self.rooms[table.id] = room
+        # idle since it was created: a table restored after a restart has been idle since then unless somebody
+        # comes back (clients reconnect by themselves within seconds, well before the first sweep)
+        age = (datetime.now(UTC) - table.created_at).total_seconds()
+        self._seen[table.id] = time.monotonic() - max(0.0, age)
         return room
 
     def restore(self) -> int:
@@ -194,12 +327,19 @@ class Registry:
         self._open(table, row.seed)
 
     async def start(self) -> None:
-        """Plan every restored table (bots to move, clocks to run) once the event loop runs."""
+        """Plan every restored table (bots to move, clocks to run) once the event loop runs, and start looking
+        for idle tables."""
         for room in self.rooms.values():
             await room.changed()
+        self._sweeper = asyncio.create_task(self._sweep(), name="oakwood-idle-tables")
 
     async def close(self) -> None:
-        """Stop every room's bots and clocks."""
+        """Stop looking for idle tables, and every room's bots and clocks."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for room in self.rooms.values():
             await room.close()
 
