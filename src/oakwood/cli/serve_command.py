@@ -19,7 +19,10 @@ from .storing import open_database
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(help="The address to listen on (default: this machine only; 0.0.0.0: every network)."),
+    ] = "127.0.0.1",
     port: Annotated[str, typer.Option(help="The port to listen on.", metavar="PORT")] = "8000",
     db: DbOpt = None,
     bot_pace: Annotated[
@@ -46,6 +49,15 @@ def serve(
             metavar="MINUTES",
         ),
     ] = "30",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The URL people reach the server at, e.g. https://games.example.org behind a reverse proxy: its "
+            "origin is allowed to open WebSockets, and it is the address printed at start.",
+            metavar="URL",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: a lobby, tables with friends and bots, replays (stop with Ctrl-C)."""
     out = Console(highlight=False)
@@ -57,13 +69,19 @@ def serve(
         try:
             import uvicorn
 
-            from oakwood.web.app import LOOPBACK, ServerSettings, create_app, trusted_networks
+            from oakwood.web.app import LOOPBACK, ServerSettings, create_app, public_origin, trusted_networks
             from oakwood.web.protocol import MAX_MESSAGE_BYTES
             from oakwood.web.registry import TableLimits
             from oakwood.web.room import RoomSettings
         except ImportError as exc:
             raise CliInputError(f"the web server needs its extra: pip install 'oakwood[web]' ({exc})") from None
         proxies = _proxies(trusted_proxy, LOOPBACK, trusted_networks)
+        public = None
+        if public_url is not None:
+            try:
+                public = public_origin(public_url)
+            except ValueError as exc:
+                raise CliInputError(f"--public-url {public_url}: {exc} (e.g. https://games.example.org)") from None
         with contextlib.closing(open_database(db)):  # a bad --db fails here, in one line, before listening
             pass
         _check_port_free(host, port_number)
@@ -73,9 +91,12 @@ def serve(
             version=package_version(),
             trusted_proxies=proxies,
             tables=TableLimits(idle_seconds=expire * 60.0),
+            public_url=public,
         )
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        out.print(f"Oakwood is at http://{shown_host}:{port_number}/  (Ctrl-C stops it)", soft_wrap=True)
+        local = f"http://{shown_host}:{port_number}/"
+        shown = local if public is None else f"{public}/ (listening at {local})"
+        out.print(f"Oakwood is at {shown}  (Ctrl-C stops it)", soft_wrap=True)
         # No per-message compression: updates are a few kilobytes, and deflating each one cost the server more
         # CPU than anything but storing the moves (benchmarks/load.py).
         # A client's WebSocket message is at most the protocol's size: uvicorn closes the connection (1009) at a

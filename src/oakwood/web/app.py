@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -90,6 +91,8 @@ class ServerSettings:
     create_per_minute: float = CREATE_PER_MINUTE
     #: what one address may hold of the tables, and when a table nobody plays at expires
     tables: TableLimits = field(default_factory=TableLimits)
+    #: the origin people reach the server at (``--public-url``, as :func:`public_origin` gives it), or None
+    public_url: str | None = None
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -212,6 +215,33 @@ def client_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return str(address)
+
+
+def public_origin(text: str) -> str:
+    """The origin of a ``--public-url`` (``https://games.example.org``, lower case, no trailing ``/``).
+
+    ValueError says in a sentence what is wrong: only an ``http`` or ``https`` URL with a host and nothing after
+    it but ``/`` is one, since the server is served at the root of its origin and a path, a query or a
+    password would make links and the WebSocket origin check silently wrong."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port  # ValueError for a port that is not one
+    except ValueError:
+        raise ValueError("not a URL") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError("the scheme must be http or https")
+    if not parts.hostname:
+        raise ValueError("there is no host")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("a user or password has no place in it")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError("the server is served at the root: nothing may follow the host but '/'")
+    host = parts.hostname.lower()
+    if ":" in host:  # IPv6: back in brackets
+        host = f"[{host}]"
+    scheme = parts.scheme.lower()
+    default = 443 if scheme == "https" else 80  # a browser's Origin header leaves the default port out
+    return f"{scheme}://{host}" + ("" if port in (None, default) else f":{port}")
 
 
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:

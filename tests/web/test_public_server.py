@@ -1,0 +1,145 @@
+"""What a server reachable by strangers needs: ``--host 0.0.0.0`` and ``--public-url``, ``/healthz``, a clean stop
+on SIGTERM, one-line access logs that never hold a token, the WebSocket ``Origin`` check and the security headers.
+Tests that need a real process start ``oakwood serve`` on a free port of loopback."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from oakwood.cli.main import app as cli
+from oakwood.web.app import public_origin
+
+pytestmark = pytest.mark.timeout(60)
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+def free_port() -> int:
+    """A port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running ``oakwood serve``: its process, port, database and log (stdout and stderr together)."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    db: str
+    log: Path
+
+    @property
+    def base(self) -> str:
+        """The server's address on loopback."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        """Everything the server printed so far."""
+        return self.log.read_bytes().decode(errors="replace")
+
+    def stop(self) -> int:
+        """SIGTERM, as systemd or a container runtime stops it; the exit status."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"the server did not stop on SIGTERM:\n{self.output()}") from None
+
+
+def serve(folder: Path, *flags: str, db: str | None = None, name: str = "serve") -> Served:
+    """Start ``oakwood serve`` with ``flags`` (on a free port, bots at once) and wait until it answers."""
+    port, log = free_port(), folder / f"{name}.log"
+    database = db or f"sqlite:///{folder / 'web.db'}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "200"}
+    command = [sys.executable, "-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", "0"]
+    if "--host" not in flags:
+        command += ["--host", "127.0.0.1"]
+    with log.open("wb") as out:
+        process = subprocess.Popen([*command, "--db", database, *flags], stdout=out, stderr=subprocess.STDOUT, env=env)
+    served = Served(process, port, database, log)
+    deadline = time.monotonic() + 30
+    while True:
+        assert process.poll() is None, served.output()
+        try:
+            httpx.get(f"{served.base}/api/catalog", timeout=1)
+            return served
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise AssertionError(f"the server did not start:\n{served.output()}") from None
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Iterator[list[Served]]:
+    """The servers a test starts; any still running at its end are killed."""
+    servers: list[Served] = []
+    yield servers
+    for served in servers:
+        if served.process.poll() is None:
+            served.process.kill()
+            served.process.wait()
+
+
+# ---------------------------------------------------------------------------------------------- --host, --public-url
+@pytest.mark.parametrize(
+    ("given", "origin"),
+    [
+        ("https://games.example.org", "https://games.example.org"),
+        ("https://Games.Example.org/", "https://games.example.org"),
+        ("http://games.example.org:8080", "http://games.example.org:8080"),
+        ("https://games.example.org:443/", "https://games.example.org"),
+        ("http://[2001:db8::1]:8000", "http://[2001:db8::1]:8000"),
+    ],
+)
+def test_a_public_url_becomes_its_origin(given: str, origin: str) -> None:
+    assert public_origin(given) == origin
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "ftp://games.example.org",
+        "games.example.org",
+        "https://",
+        "https://games.example.org/oakwood",
+        "https://games.example.org/?x=1",
+        "https://a:b@games.example.org",
+        "https://games.example.org:99999",
+    ],
+)
+def test_a_bad_public_url_is_refused_in_one_line(bad: str) -> None:
+    result = runner.invoke(cli, ["serve", "--public-url", bad], env={"COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    assert "--public-url" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_the_server_listens_on_every_network_and_names_its_public_url(tmp_path: Path, started: list[Served]) -> None:
+    served = serve(tmp_path, "--host", "0.0.0.0", "--public-url", "https://games.example.org/")
+    started.append(served)
+    assert httpx.get(f"{served.base}/api/catalog", timeout=5).status_code == 200
+    assert "Oakwood is at https://games.example.org/" in served.output()
+
+
+def test_the_server_listens_on_this_machine_only_by_default() -> None:
+    from oakwood.cli.serve_command import serve as command
+
+    assert inspect.signature(command).parameters["host"].default == "127.0.0.1"
