@@ -1,4 +1,4 @@
-"""``make test`` installs the Debian packages its checks need (Chromium, PostgreSQL) when run as root, and
+"""``make test`` installs the Debian packages its checks need (Chromium, PostgreSQL, Caddy) when run as root, and
 otherwise stops at once with the one command to run: ``scripts/system-packages``, run with a fake ``apt-get``."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "system-packages"
 
 
 def run(tmp_path: Path, *, as_root: bool) -> subprocess.CompletedProcess[str]:
-    """The script with Chromium and PostgreSQL looked for in ``tmp_path`` (absent at first) and an ``apt-get``
-    that records its arguments and "installs" Chromium there."""
+    """The script with Chromium, PostgreSQL and Caddy looked for in ``tmp_path`` (absent at first) and an
+    ``apt-get`` that records its arguments and "installs" Chromium there."""
     fake = tmp_path / "bin"
     fake.mkdir(exist_ok=True)
     apt = fake / "apt-get"
@@ -28,6 +28,7 @@ def run(tmp_path: Path, *, as_root: bool) -> subprocess.CompletedProcess[str]:
         "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
         "OAKWOOD_CHROMIUM": str(tmp_path / "chromium"),
         "OAKWOOD_POSTGRES_GLOB": str(tmp_path / "postgresql" / "*" / "bin" / "initdb"),
+        "OAKWOOD_CADDY": str(tmp_path / "caddy"),
     }
     command = [str(SCRIPT)]
     if not as_root and os.geteuid() == 0:
@@ -50,19 +51,33 @@ def run(tmp_path: Path, *, as_root: bool) -> subprocess.CompletedProcess[str]:
 def test_as_root_the_missing_packages_are_installed_with_apt_get(tmp_path: Path) -> None:
     done = run(tmp_path, as_root=True)
     assert done.returncode == 0, done.stderr
-    assert "install -y -qq chromium postgresql" in (tmp_path / "apt.log").read_text()
+    assert "install -y -qq chromium postgresql caddy" in (tmp_path / "apt.log").read_text()
 
 
 def test_otherwise_one_line_names_the_command_and_the_checks_stop(tmp_path: Path) -> None:
     done = run(tmp_path, as_root=False)
     assert done.returncode == 1
-    assert done.stderr.strip() == "make test needs these Debian packages: sudo apt-get install -y chromium postgresql"
+    assert done.stderr.strip() == (
+        "make test needs these Debian packages: sudo apt-get install -y chromium postgresql caddy"
+    )
     assert not (tmp_path / "apt.log").exists()
 
 
-def test_nothing_is_done_when_both_are_there(tmp_path: Path) -> None:
+def test_only_what_is_missing_is_installed(tmp_path: Path) -> None:
     (tmp_path / "chromium").write_text("")
     (tmp_path / "chromium").chmod(0o755)
+    initdb = tmp_path / "postgresql" / "15" / "bin" / "initdb"
+    initdb.parent.mkdir(parents=True)
+    initdb.write_text("")
+    done = run(tmp_path, as_root=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "apt.log").read_text().split() == ["install", "-y", "-qq", "caddy"]
+
+
+def test_nothing_is_done_when_all_are_there(tmp_path: Path) -> None:
+    for name in ("chromium", "caddy"):
+        (tmp_path / name).write_text("")
+        (tmp_path / name).chmod(0o755)
     initdb = tmp_path / "postgresql" / "15" / "bin" / "initdb"
     initdb.parent.mkdir(parents=True)
     initdb.write_text("")
