@@ -14,12 +14,16 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from oakwood.cli.main import app as cli
+from oakwood.store import Store
 from oakwood.web.app import public_origin
 
 pytestmark = pytest.mark.timeout(60)
@@ -143,3 +147,33 @@ def test_the_server_listens_on_this_machine_only_by_default() -> None:
     from oakwood.cli.serve_command import serve as command
 
     assert inspect.signature(command).parameters["host"].default == "127.0.0.1"
+
+
+# ---------------------------------------------------------------------------------------------- /healthz
+def test_healthz_says_ok_while_the_store_answers(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok" and response.json()["tables"] == 0
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_healthz_is_503_when_the_store_does_not_answer(client: TestClient, tmp_path: Path) -> None:
+    app: Any = client.app
+    working = app.state.store
+    broken = Store(sqlalchemy.create_engine(f"sqlite:///{tmp_path / 'nowhere' / 'web.db'}"))
+    app.state.store = broken
+    try:
+        response = client.get("/healthz")
+    finally:
+        app.state.store = working
+        broken.close()
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_healthz_is_503_when_the_database_lost_its_schema(client: TestClient) -> None:
+    app: Any = client.app
+    with app.state.store.engine.begin() as connection:
+        connection.execute(sqlalchemy.text("DROP TABLE web_tables"))
+    assert client.get("/healthz").status_code == 503

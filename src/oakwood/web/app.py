@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
+import sqlalchemy
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
@@ -286,6 +287,23 @@ def stored_id(game_id: int) -> int:
     return game_id
 
 
+#: How long ``/healthz`` waits for the store before it says the server is unwell.
+HEALTH_SECONDS = 5.0
+#: The query ``/healthz`` asks: cheap on any database, and it needs the schema, not just a connection (a SQLite
+#: file deleted under the server would still answer ``SELECT 1``).
+HEALTH_QUERY = sqlalchemy.text("SELECT 1 FROM web_tables LIMIT 1")
+
+
+def store_answers(store: Store) -> bool:
+    """Whether the store answers a cheap query (in a thread: the driver blocks)."""
+    try:
+        with store.engine.connect() as connection:
+            connection.execute(HEALTH_QUERY).all()
+    except Exception:  # any failure of the database or its driver is the answer, not an error of the server
+        return False
+    return True
+
+
 def catalog() -> dict[str, Any]:
     """Every game with its player range, options (default, choices, bounds, help, and an editor for those
     whose text holds a structure, such as a deck's counts) and the bot levels."""
@@ -392,6 +410,21 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", response_model=None)
     async def replay_page(game_id: int) -> FileResponse | PlainTextResponse:
         return page("replay.html")
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        # for a load balancer, a container runtime or a monitor: the loop answers (this runs) and the store does
+        store: Store = request.app.state.store
+        try:
+            answers = await asyncio.wait_for(asyncio.to_thread(store_answers, store), HEALTH_SECONDS)
+        except TimeoutError:
+            answers = False
+        body: dict[str, Any] = {"status": "ok" if answers else "unavailable", "version": config.version}
+        if answers:
+            body["tables"] = len(registry_of(request).rooms)
+        else:
+            body["error"] = "the store does not answer"
+        return JSONResponse(body, status_code=200 if answers else 503, headers={"Cache-Control": "no-store"})
 
     @app.get("/api/catalog")
     async def get_catalog() -> dict[str, Any]:
