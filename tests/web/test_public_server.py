@@ -5,6 +5,7 @@ Tests that need a real process start ``oakwood serve`` on a free port of loopbac
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import signal
 import socket
@@ -21,6 +22,7 @@ import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
+from websockets.sync.client import ClientConnection, connect
 
 from oakwood.cli.main import app as cli
 from oakwood.store import Store
@@ -177,3 +179,42 @@ def test_healthz_is_503_when_the_database_lost_its_schema(client: TestClient) ->
     with app.state.store.engine.begin() as connection:
         connection.execute(sqlalchemy.text("DROP TABLE web_tables"))
     assert client.get("/healthz").status_code == 503
+
+
+# ---------------------------------------------------------------------------------------------- SIGTERM
+def test_sigterm_stops_the_server_cleanly_and_keeps_every_move(tmp_path: Path, started: list[Served]) -> None:
+    served = serve(tmp_path)
+    started.append(served)
+    body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
+    answer = httpx.post(f"{served.base}/api/tables", json=body, timeout=10).json()
+    table, token = answer["table"]["id"], answer["token"]
+    url = f"ws://127.0.0.1:{served.port}/ws/tables/{table}"
+    with connect(url, open_timeout=10) as ws:  # still open at the SIGTERM: the server closes it itself
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        update = next_update(ws)
+        while not update["legal"]:
+            update = next_update(ws)
+        ws.send(json.dumps({"type": "act", "seq": update["seq"], "action": update["legal"][0]["index"]}))
+        played = next_update(ws)
+        while played["seq"] <= update["seq"]:
+            played = next_update(ws)
+        assert served.stop() == 0, served.output()
+    assert "Traceback" not in served.output(), served.output()
+
+    again = serve(tmp_path, db=served.db, name="again")
+    started.append(again)
+    with connect(f"ws://127.0.0.1:{again.port}/ws/tables/{table}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        restored = next_update(ws)
+    # every move a client was told of was stored first: the restarted server has at least those
+    assert restored["seq"] >= played["seq"] > update["seq"]
+    assert again.stop() == 0 and "Traceback" not in again.output()
+
+
+def next_update(ws: ClientConnection) -> dict[str, Any]:
+    """The next update on ``ws`` (errors fail the test)."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] != "pong":
+            assert message["type"] == "update", message
+            return message
