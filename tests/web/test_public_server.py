@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import os
 import signal
 import socket
@@ -26,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from oakwood.cli.main import app as cli
 from oakwood.store import Store
-from oakwood.web.app import public_origin
+from oakwood.web.app import LOOPBACK, public_origin, resolved_address, trusted_networks
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,3 +219,61 @@ def next_update(ws: ClientConnection) -> dict[str, Any]:
         if message["type"] != "pong":
             assert message["type"] == "update", message
             return message
+
+
+# ---------------------------------------------------------------------------------------------- access log
+def access_lines(output: str) -> list[dict[str, Any]]:
+    """The access log lines in a server's output (every JSON object on a line of its own)."""
+    return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+
+
+def test_each_request_and_websocket_is_one_json_line_without_tokens(tmp_path: Path, started: list[Served]) -> None:
+    served = serve(tmp_path)
+    started.append(served)
+    assert httpx.get(f"{served.base}/api/catalog?note=not-logged", timeout=10).status_code == 200
+    body = {"game": "barrell", "players": 2, "seats": ["human", "human"], "name": "Ann"}
+    answer = httpx.post(f"{served.base}/api/tables", json=body, timeout=10).json()
+    table, ann = answer["table"]["id"], answer["token"]
+    joined = httpx.post(f"{served.base}/api/tables/{table}/join", json={"name": "Bob"}, timeout=10).json()
+    with connect(f"ws://127.0.0.1:{served.port}/ws/tables/{table}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": ann}))
+        next_update(ws)
+    abandoned = httpx.post(f"{served.base}/api/tables/{table}/abandon", json={"token": ann}, timeout=10)
+    assert abandoned.status_code == 200, abandoned.text
+    assert served.stop() == 0  # every line is out, the WebSocket's included
+
+    output = served.output()
+    lines = access_lines(output)
+    for line in lines:
+        assert set(line) >= {"time", "client", "method", "path", "status", "ms", "bytes"}, line
+    catalog = next(line for line in lines if line["path"] == "/api/catalog")
+    assert catalog["method"] == "GET" and catalog["status"] == 200 and catalog["bytes"] > 0
+    assert catalog["client"] == "127.0.0.1" and catalog["time"].endswith("Z")
+    created = next(line for line in lines if line["path"] == "/api/tables" and line["method"] == "POST")
+    assert created["status"] == 201
+    socket_line = next(line for line in lines if line["method"] == "WS")
+    assert socket_line["path"] == f"/ws/tables/{table}" and socket_line["status"] == 101
+    assert socket_line["bytes"] > 0 and socket_line["close"] is not None
+    assert any(line["path"].endswith("/abandon") and line["status"] == 200 for line in lines)
+    # the query string, the seats' tokens: nowhere
+    assert "not-logged" not in output
+    for token in (ann, joined["token"]):
+        assert token not in output
+    # one format: uvicorn's own access lines ("GET /api/catalog HTTP/1.1" 200) are off
+    assert "HTTP/1.1" not in output
+
+
+def test_the_access_log_names_the_client_as_the_limits_do(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    # the test client's peer is "testclient", not a trusted proxy: its X-Forwarded-For is not believed
+    with caplog.at_level(logging.INFO, logger="oakwood.access"):
+        client.get("/api/catalog", headers={"X-Forwarded-For": "203.0.113.9"})
+    line = json.loads(caplog.records[-1].getMessage())
+    assert line["client"] == "testclient" and line["path"] == "/api/catalog"
+
+
+def test_the_access_log_reads_x_forwarded_for_from_a_trusted_proxy() -> None:
+    trusted = trusted_networks(LOOPBACK)
+    assert resolved_address("127.0.0.1", ["198.51.100.1, 203.0.113.9"], trusted) == "203.0.113.9"
+    assert resolved_address("127.0.0.1", [], trusted) == "127.0.0.1"
+    assert resolved_address("192.0.2.1", ["203.0.113.9"], trusted) == "192.0.2.1"
+    assert resolved_address(None, [], trusted) is None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import signal
 import socket
+import sys
 from collections.abc import Callable, Iterable
 from typing import Annotated
 
@@ -110,6 +112,9 @@ def serve(
         # was stored before it was broadcast, so nothing is lost. uvicorn then raises the signal again for the
         # handler that was there before it — the default one would end the process with status 143 — so a
         # handler that only returns is put there first, and the process exits 0.
+        # One access log, the app's (a JSON line per request and per WebSocket, on stdout): uvicorn's own is off,
+        # so there is one format, and the client is the one the limits count (through --trusted-proxy).
+        _log_access()
         previous = signal.signal(signal.SIGTERM, _stopped)
         try:
             uvicorn.run(
@@ -121,9 +126,21 @@ def serve(
                 ws_max_size=MAX_MESSAGE_BYTES,
                 proxy_headers=False,
                 timeout_graceful_shutdown=5,
+                access_log=False,
             )
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _log_access() -> None:
+    """Print the app's access log lines (``oakwood.access``) as they are, one a line, on stdout."""
+    from oakwood.web.app import ACCESS_LOG
+
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    ACCESS_LOG.handlers[:] = [handler]
+    ACCESS_LOG.setLevel(logging.INFO)
+    ACCESS_LOG.propagate = False
 
 
 def _stopped(signum: int, frame: object) -> None:

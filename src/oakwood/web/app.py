@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
+import logging
 import math
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oakwood.agents.levels import LEVELS
 from oakwood.engine import game_class, game_names, load
@@ -68,6 +72,9 @@ LOOPBACK = ("127.0.0.0/8", "::1/128")
 #: The most client addresses the creation limiter remembers; past it, those whose bucket has refilled (the
 #: same as never seen) are forgotten first.
 MAX_CLIENTS = 100_000
+
+#: One line per HTTP request and per WebSocket connection, as JSON (``oakwood serve`` prints it on stdout).
+ACCESS_LOG = logging.getLogger("oakwood.access")
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -187,6 +194,32 @@ def _trusted(address: IPAddress, trusted: Sequence[IPNetwork]) -> bool:
     return any(address.version == network.version and address in network for network in trusted)
 
 
+def resolved_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence[IPNetwork]) -> str | None:
+    """The address a request came from as :func:`client_address` reads it (the peer, or the first untrusted hop of
+    a trusted proxy's ``X-Forwarded-For``), loopback included and IPv6 not widened to its /64: what the access log
+    names. None for a Unix socket."""
+    if peer is None:
+        return None
+    address = _address(peer)
+    if address is None:
+        return peer
+    return str(_walk(address, forwarded, trusted))
+
+
+def _walk(address: IPAddress, forwarded: Sequence[str], trusted: Sequence[IPNetwork]) -> IPAddress:
+    """``address``, or if it is a trusted proxy the first address of ``forwarded`` it vouches for that is not."""
+    if _trusted(address, trusted):
+        hops = [hop for header in forwarded for hop in header.split(",")]
+        for hop in reversed(hops):
+            named = _address(hop)
+            if named is None:
+                break
+            address = named
+            if not _trusted(named, trusted):
+                break
+    return address
+
+
 def client_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence[IPNetwork]) -> str | None:
     """Whom a request counts against for the creation limits; None for this machine (not limited).
 
@@ -202,15 +235,7 @@ def client_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence
     address = _address(peer)
     if address is None:
         return peer  # not an IP (a test client): a client of its own
-    if _trusted(address, trusted):
-        hops = [hop for header in forwarded for hop in header.split(",")]
-        for hop in reversed(hops):
-            named = _address(hop)
-            if named is None:
-                break
-            address = named
-            if not _trusted(named, trusted):
-                break
+    address = _walk(address, forwarded, trusted)
     if address.is_loopback:
         return None
     if isinstance(address, ipaddress.IPv6Address):
@@ -243,6 +268,70 @@ def public_origin(text: str) -> str:
     scheme = parts.scheme.lower()
     default = 443 if scheme == "https" else 80  # a browser's Origin header leaves the default port out
     return f"{scheme}://{host}" + ("" if port in (None, default) else f":{port}")
+
+
+class AccessLog:
+    """ASGI middleware: one JSON line in :data:`ACCESS_LOG` per HTTP request and per WebSocket connection, when it
+    ends: ``time`` (UTC), ``client`` (``address``'s answer), ``method`` (``WS`` for a WebSocket), ``path`` (never
+    the query string: nothing secret is ever in a URL, and it stays that way even if a client puts one there),
+    ``status`` (101 for an accepted WebSocket, 403 for one refused before it was), ``ms``, ``bytes`` (the body
+    sent, or the messages sent on a WebSocket) and, for a WebSocket, ``close`` (its close code). Nothing of a
+    body or a message is written, so a seat's token (in a POST body or the WebSocket ``hello``) never is."""
+
+    def __init__(self, app: ASGIApp, address: Callable[[Scope], str | None]) -> None:
+        self.app = app
+        self.address = address
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = time.monotonic()
+        websocket = scope["type"] == "websocket"
+        status, sent, close = 0, 0, None
+
+        async def receiving() -> Message:
+            nonlocal close
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                close = message.get("code", 1005)
+            return message
+
+        async def sending(message: Message) -> None:
+            nonlocal status, sent, close
+            kind = message["type"]
+            if kind in ("http.response.start", "websocket.http.response.start"):
+                status = message["status"]
+            elif kind in ("http.response.body", "websocket.http.response.body"):
+                sent += len(message.get("body", b""))
+            elif kind == "websocket.accept":
+                status = 101
+            elif kind == "websocket.send":
+                text = message.get("text")
+                sent += len(text.encode()) if isinstance(text, str) else len(message.get("bytes") or b"")
+            elif kind == "websocket.close":
+                status = status or 403  # closed before it was accepted: the handshake is refused with a 403
+                close = message.get("code", 1000)
+            await send(message)
+
+        try:
+            await self.app(scope, receiving if websocket else receive, sending)
+        except BaseException:
+            status = status or 500
+            raise
+        finally:
+            line: dict[str, Any] = {
+                "time": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "client": self.address(scope) or "-",
+                "method": "WS" if websocket else scope.get("method", "-"),
+                "path": scope.get("path", ""),
+                "status": status,
+                "ms": round((time.monotonic() - started) * 1000.0, 1),
+                "bytes": sent,
+            }
+            if websocket:
+                line["close"] = close
+            ACCESS_LOG.info(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
 
 
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -363,6 +452,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def client_of(request: Request) -> str | None:
         peer = request.client.host if request.client is not None else None
         return client_address(peer, request.headers.getlist("x-forwarded-for"), trusted)
+
+    def logged_address(scope: Scope) -> str | None:
+        peer = scope.get("client")
+        forwarded = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"]
+        return resolved_address(peer[0] if peer else None, forwarded, trusted)
+
+    app.add_middleware(AccessLog, address=logged_address)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
