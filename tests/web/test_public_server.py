@@ -22,12 +22,16 @@ import httpx
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from oakwood.cli.main import app as cli
 from oakwood.store import Store
-from oakwood.web.app import LOOPBACK, public_origin, resolved_address, trusted_networks
+from oakwood.web.app import LOOPBACK, public_origin, resolved_address, same_site, trusted_networks
+from tests.web.conftest import create, hello
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = Path(__file__).resolve().parents[2]
@@ -277,3 +281,50 @@ def test_the_access_log_reads_x_forwarded_for_from_a_trusted_proxy() -> None:
     assert resolved_address("127.0.0.1", [], trusted) == "127.0.0.1"
     assert resolved_address("192.0.2.1", ["203.0.113.9"], trusted) == "192.0.2.1"
     assert resolved_address(None, [], trusted) is None
+
+
+# ---------------------------------------------------------------------------------------------- Origin
+def test_a_websocket_from_another_site_is_refused_in_process(client: TestClient) -> None:
+    table = create(client, "barrell", ["human", "human"])["table"]["id"]
+    for origin in ("https://evil.example", "null"):  # another site's page; a sandboxed or file:// one
+        with pytest.raises(WebSocketDisconnect) as refused:
+            client.websocket_connect(f"/ws/tables/{table}", headers={"Origin": origin}).__enter__()
+        assert refused.value.code == 1008
+    for headers in ({}, {"Origin": "http://testserver"}):  # no Origin (not a browser), or the page's own
+        with client.websocket_connect(f"/ws/tables/{table}", headers=headers) as ws:
+            assert hello(ws, None)["seat"] is None
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        (None, True),
+        ("http://games.example.org:8000", True),
+        ("https://games.example.org:8000", True),
+        ("https://games.example.org", True),  # the public URL's, whatever Host the proxy passes on
+        ("https://games.example.org.evil.example", False),
+        ("http://games.example.org:8001", False),
+        ("https://evil.example", False),
+        ("null", False),
+        ("file://", False),
+    ],
+)
+def test_same_site(origin: str | None, allowed: bool) -> None:
+    assert same_site(origin, "games.example.org:8000", "https://games.example.org") is allowed
+
+
+def test_a_websocket_from_another_site_is_refused_by_the_server(tmp_path: Path, started: list[Served]) -> None:
+    served = serve(tmp_path, "--public-url", "https://games.example.org")
+    started.append(served)
+    body = {"game": "barrell", "players": 2, "seats": ["human", "human"], "name": "Ann"}
+    table = httpx.post(f"{served.base}/api/tables", json=body, timeout=10).json()["table"]["id"]
+    url = f"ws://127.0.0.1:{served.port}/ws/tables/{table}"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, origin=Origin("https://evil.example"), open_timeout=10)
+    assert refused.value.response.status_code == 403
+    for origin in (None, f"http://127.0.0.1:{served.port}", "https://games.example.org"):
+        with connect(url, origin=None if origin is None else Origin(origin), open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert next_update(ws)["seat"] is None
+    assert served.stop() == 0
+    assert any(line["method"] == "WS" and line["status"] == 403 for line in access_lines(served.output()))

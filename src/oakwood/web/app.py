@@ -334,6 +334,21 @@ class AccessLog:
             ACCESS_LOG.info(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
 
 
+def same_site(origin: str | None, host: str | None, public: str | None) -> bool:
+    """Whether a WebSocket's ``Origin`` may open it: absent (not a browser: a browser always sends one, and a
+    script can forge nothing it could not do without), the page's own address (an http or https origin whose
+    host and port are the request's ``Host``; the scheme is not compared, since behind a TLS proxy the server
+    sees plain HTTP), or ``public``, the ``--public-url`` origin (a proxy may pass its own ``Host`` on). Anything
+    else is another site's page trying to act with a visitor's browser: cross-site WebSocket hijacking."""
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if public is not None and origin == public:
+        return True
+    scheme, _, netloc = origin.partition("://")
+    return scheme in ("http", "https") and bool(netloc) and host is not None and netloc == host.strip().lower()
+
+
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
     """A JSON error answer: ``{"error": {"code", "message"}}``."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status or STATUS.get(code, 400))
@@ -598,6 +613,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        if not same_site(websocket.headers.get("origin"), websocket.headers.get("host"), config.public_url):
+            await websocket.close(code=1008)  # before accepting: the handshake is answered 403
+            return
         await websocket.accept()
         try:
             room = registry_of(websocket).get(table_id)
