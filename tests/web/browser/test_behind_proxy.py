@@ -6,13 +6,15 @@ address Caddy's automatic HTTPS issues the certificate from its own local author
 so the test needs no certificate of its own and checks the one served against that authority.
 
 Chromium then plays through the proxy: the lobby and the table over HTTPS, the game over a WebSocket over TLS.
-The server's per-address limits show that it reads the visitor's address from the proxy's X-Forwarded-For.
+The server's per-address limits and its access log show that it reads the visitor's address from the
+proxy's X-Forwarded-For.
 Without Caddy the tests fail and say how to install it (``scripts/system-packages`` does), never skip."""
 
 from __future__ import annotations
 
 import fcntl
 import ipaddress
+import json
 import os
 import socket
 import ssl
@@ -45,6 +47,7 @@ class Hosted:
     http_url: str  #: the proxy's plain HTTP address (redirects to ``url``)
     upstream: str  #: oakwood serve's own address, behind the proxy
     authority: Path  #: the root certificate of Caddy's local authority (what signed the site's certificate)
+    serve_log: Path  #: what oakwood serve wrote: its access log, one JSON line a request
 
 
 def free_port() -> int:
@@ -144,7 +147,7 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hosted]:
             caddy_log,
         )
         authority = state / "data" / "pki" / "authorities" / "local" / "root.crt"
-        yield Hosted(url, f"http://127.0.0.1:{http_port}", upstream, authority)
+        yield Hosted(url, f"http://127.0.0.1:{http_port}", upstream, authority, serve_log)
     finally:
         for process in reversed(processes):
             stop(process)
@@ -225,3 +228,22 @@ def test_the_server_counts_the_visitor_the_proxy_names_in_x_forwarded_for(hosted
         answers = [there.post("/api/tables", json=body) for _ in range(6)]
     assert [answer.status_code for answer in answers] == [201] * 5 + [429], answers[-1].text
     assert answers[-1].json()["error"]["code"] == "too_many_waiting"
+    # and the server's access log names the visitor, not the proxy
+    wanted = {"client": visitor, "method": "POST", "path": "/api/tables", "status": 429}
+    deadline = time.monotonic() + 10
+    while not any(wanted.items() <= line.items() for line in access_log(hosted.serve_log)):
+        assert time.monotonic() < deadline, f"no access log line {wanted}: {hosted.serve_log.read_text()}"
+        time.sleep(0.1)
+
+
+def access_log(path: Path) -> list[dict[str, object]]:
+    """The JSON lines of oakwood serve's output (its access log)."""
+    lines = []
+    for text in path.read_text(errors="replace").splitlines():
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(line, dict):
+            lines.append(line)
+    return lines
