@@ -28,9 +28,9 @@ run: $(RUN_STAMP)
 	$(BIN)/oakwood serve
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
-## The browser tests need Debian's Chromium and the store tests PostgreSQL's binaries (a throwaway server of
-## their own, or OAKWOOD_TEST_POSTGRES_URL's): scripts/system-packages installs both when we are root, else
-## says the one apt-get command to run.
+## The browser tests need Debian's Chromium, the store tests PostgreSQL's binaries (a throwaway server of
+## their own, or OAKWOOD_TEST_POSTGRES_URL's) and the hosting recipe's test Caddy: scripts/system-packages
+## installs them when we are root, else says the one apt-get command to run.
 test: $(DEV_STAMP)
 	scripts/system-packages
 	$(BIN)/ruff check src tests benchmarks examples
