@@ -8,6 +8,7 @@ import inspect
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -30,7 +31,7 @@ from websockets.typing import Origin
 
 from oakwood.cli.main import app as cli
 from oakwood.store import Store
-from oakwood.web.app import LOOPBACK, public_origin, resolved_address, same_site, trusted_networks
+from oakwood.web.app import LOOPBACK, STATIC, public_origin, resolved_address, same_site, trusted_networks
 from tests.web.conftest import create, hello
 
 pytestmark = pytest.mark.timeout(60)
@@ -328,3 +329,37 @@ def test_a_websocket_from_another_site_is_refused_by_the_server(tmp_path: Path, 
             assert next_update(ws)["seat"] is None
     assert served.stop() == 0
     assert any(line["method"] == "WS" and line["status"] == 403 for line in access_lines(served.output()))
+
+
+# ---------------------------------------------------------------------------------------------- security headers
+def test_every_http_answer_carries_the_security_headers(client: TestClient) -> None:
+    answers = [
+        client.get("/"),
+        client.get("/t/abc"),
+        client.get("/favicon.ico"),
+        client.get("/api/catalog"),
+        client.get("/api/tables/nosuchtable"),  # a refusal too
+        client.get("/nothing-here"),
+        client.get("/healthz"),
+    ]
+    for answer in answers:
+        policy = answer.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy and "img-src 'self' data:" in policy
+        assert "connect-src 'self'" in policy and "unsafe-eval" not in policy
+        assert "style-src 'self';" in policy  # no inline <style> elements
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "same-origin"
+    assert [answer.status_code for answer in answers][-3:] == [404, 404, 200]
+    # a stylesheet or a script is never a document: the other headers, no policy (it would govern nothing)
+    for path in ("/static/js/table.js", "/static/css/oakwood.css"):
+        answer = client.get(path)
+        assert answer.headers["x-content-type-options"] == "nosniff" and "content-security-policy" not in answer.headers
+
+
+def test_the_pages_have_no_inline_script_or_style() -> None:
+    for page in STATIC.glob("*.html"):
+        text = page.read_text()
+        assert "<style" not in text and "style=" not in text and re.search(r"\son[a-z]+=", text) is None, page
+        for script in text.split("<script")[1:]:
+            assert " src=" in script.partition(">")[0], page  # every script is a file of the origin

@@ -270,6 +270,54 @@ def public_origin(text: str) -> str:
     return f"{scheme}://{host}" + ("" if port in (None, default) else f":{port}")
 
 
+#: The Content-Security-Policy of every answer: the client is plain files of this origin, so nothing else may
+#: run, load, frame it or be framed. ``style-src-attr 'unsafe-inline'`` lets the client's scripts set ``style``
+#: attributes (its element builder takes ``style`` text, and its morph copies attributes across, the style
+#: included); ``<style>`` elements and inline scripts stay forbidden. ``data:`` images are the CSS's SVG card
+#: backs. ``connect-src 'self'`` covers the WebSocket of the same host (ws: and wss:, CSP level 3).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+#: The headers every HTTP answer carries.
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+#: Answers that are never a document, so a policy on them governs nothing: a stylesheet or a script module is
+#: shown as plain text when opened (with ``nosniff``, never as HTML). They go without the CSP so that a test
+#: page may open one to be on this origin and then write a page of its own (the Nutty drawing tests do).
+NOT_DOCUMENTS = (b"text/css", b"text/javascript", b"application/javascript")
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer (pages, files, the API, errors alike), and
+    :data:`CONTENT_SECURITY_POLICY` on every one that might be shown as a document (all but :data:`NOT_DOCUMENTS`:
+    the pages, the API's JSON, the SVG icon, the errors)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower(): value for name, value in headers}
+                extra = [(name, value) for name, value in SECURITY_HEADERS if name not in present]
+                kind = present.get(b"content-type", b"").partition(b";")[0].strip().lower()
+                if kind not in NOT_DOCUMENTS and b"content-security-policy" not in present:
+                    extra.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
+                message = {**message, "headers": [*headers, *extra]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
 class AccessLog:
     """ASGI middleware: one JSON line in :data:`ACCESS_LOG` per HTTP request and per WebSocket connection, when it
     ends: ``time`` (UTC), ``client`` (``address``'s answer), ``method`` (``WS`` for a WebSocket), ``path`` (never
@@ -473,7 +521,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         forwarded = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"]
         return resolved_address(peer[0] if peer else None, forwarded, trusted)
 
-    app.add_middleware(AccessLog, address=logged_address)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(AccessLog, address=logged_address)  # the last added is outermost: it times everything
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
