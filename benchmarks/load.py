@@ -6,9 +6,13 @@ against bots, and connects one client per table that plays like a brisk person: 
 waits ``--think`` seconds, then sends the first legal move. For ``--seconds`` it measures, for every move a
 client sends, the time until that client receives the update that includes it (the server stores the move
 before it sends any update), and counts errors. Finished games are replaced by new tables, so the load stays
-level. Prints tables, moves and messages a second, p50/p95/p99 latency and the server's CPU.
+level. Prints tables, moves and messages a second, p50/p95/p99 latency, the server's CPU, and the server's
+memory: its resident set (``VmRSS`` in ``/proc/PID/status``) idle before the tables, at its peak and at the end,
+with the tables it was given. ``--seats`` sets every seat (``human,expert,expert``: the one person and two
+searching bots), for the memory of many tables with bots that keep search trees.
 
     python benchmarks/load.py --tables 200 --seconds 60
+    python benchmarks/load.py --tables 200 --seconds 120 --game squarrels --seats human,expert,expert,expert
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +45,45 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def rss_mb(pid: int) -> float:
+    """The resident set of a process now, in MB (``VmRSS`` in Linux's ``/proc/PID/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024  # the kernel writes kB
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+class Memory:
+    """The server's resident set, sampled every ``every`` seconds in a thread: idle, peak and last."""
+
+    def __init__(self, pid: int, every: float = 0.5) -> None:
+        self.pid, self.every = pid, every
+        self.idle = self.peak = self.last = rss_mb(pid)
+        self.samples: list[tuple[float, float]] = []  # (seconds since start, MB)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._started = time.monotonic()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.sample()
+
+    def sample(self) -> None:
+        """Read the resident set once."""
+        self.last = rss_mb(self.pid)
+        self.peak = max(self.peak, self.last)
+        self.samples.append((time.monotonic() - self._started, self.last))
+
+    def __enter__(self) -> Memory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -55,17 +99,20 @@ class Load:
         self.errors: list[str] = []
         self.messages = 0
         self.games = 0
+        self.created = 0
 
     async def table(self, http: httpx.AsyncClient) -> None:
         """Play tables one after another until the time is up."""
         while time.monotonic() < self.until:
             body = {"game": self.game, "players": len(self.seats), "seats": self.seats, "name": "Load"}
             answer = (await http.post(f"{self.base}/api/tables", json=body)).json()
+            self.created += 1
             await self.play(answer["table"]["id"], answer["token"])
 
     async def play(self, table_id: str, token: str) -> None:
         url = self.base.replace("http", "ws") + f"/ws/tables/{table_id}"
-        async with connect(url, max_size=2**22) as ws:
+        # a server busy with searching bots answers late (its event loop shares the interpreter with them)
+        async with connect(url, max_size=2**22, open_timeout=120) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sent_at: dict[int, float] = {}
             while time.monotonic() < self.until:
@@ -89,12 +136,22 @@ class Load:
 
 
 async def run(args: argparse.Namespace, base: str) -> Load:
-    load = Load(base, args.game, ["human", *[args.bots] * (args.players - 1)], args.think, 0.0)
+    load = Load(base, args.game, seats_of(args), args.think, 0.0)
     load.until = time.monotonic() + args.seconds
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         await asyncio.gather(*(load.table(http) for _ in range(args.tables)))
     return load
+
+
+def seats_of(args: argparse.Namespace) -> list[str]:
+    """Every seat of a table: ``--seats`` as given, else a person and ``--players - 1`` bots of ``--bots``."""
+    if args.seats is None:
+        return ["human", *[args.bots] * (args.players - 1)]
+    seats = [seat.strip() for seat in args.seats.split(",")]
+    if seats.count("human") != 1:
+        raise SystemExit("--seats names exactly one human seat (the client plays it; another would never be taken)")
+    return seats
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -109,6 +166,9 @@ def main() -> None:
     parser.add_argument("--game", default="barrell")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bots", default="medium", help="the level of every other seat")
+    parser.add_argument(
+        "--seats", help="every seat, comma-separated: one 'human' and levels (human,expert,expert); sets the players"
+    )
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before each move")
     parser.add_argument("--bot-pace", default="0.8", help="the server's --bot-pace (0.8: as oakwood serve runs)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing its stats here")
@@ -129,14 +189,15 @@ def main() -> None:
                 except httpx.HTTPError:
                     time.sleep(0.1)
             cpu_before, started = cpu_seconds(server.pid), time.monotonic()
-            load = asyncio.run(run(args, base))
+            with Memory(server.pid) as memory:
+                load = asyncio.run(run(args, base))
             elapsed = time.monotonic() - started
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
             server.send_signal(signal.SIGINT)  # a graceful stop (a profiled server writes its stats)
             server.wait(timeout=30)
     moves = len(load.latencies)
-    seats = f"{args.players} seats, bots {args.bots}, bot pace {args.bot_pace} s, think {args.think} s"
+    seats = f"seats {','.join(seats_of(args))}, bot pace {args.bot_pace} s, think {args.think} s"
     print(f"{args.tables} tables of {args.game} ({seats}), {elapsed:.0f} s")
     print(
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
@@ -145,6 +206,14 @@ def main() -> None:
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
     print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
+    grown = memory.last - memory.idle
+    print(
+        f"server RSS: idle {memory.idle:.0f} MB, peak {memory.peak:.0f} MB, end {memory.last:.0f} MB "
+        f"({grown:+.0f} MB, {grown / args.tables:.2f} MB a concurrent table; "
+        f"{args.tables} at once, {load.created} created, {load.games} finished)"
+    )
+    step = max(1, len(memory.samples) // 8)  # about eight points of the curve: still growing, or level?
+    print("RSS over time: " + ", ".join(f"{t:.0f} s {mb:.0f} MB" for t, mb in memory.samples[::step]))
 
 
 if __name__ == "__main__":

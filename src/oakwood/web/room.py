@@ -57,6 +57,13 @@ class RoomSettings:
     race_seconds: float = 8.0
     #: the most a searching bot thinks about one move, in seconds (its level's iterations, or less)
     bot_seconds: float = 2.0
+    #: the most information sets a searching bot (``hard``, ``expert``) keeps of its tree between moves
+    #: (``ISMCTSAgent.keep``: of the nodes its last search reached, the most visited). A bot then holds at most
+    #: this many nodes between moves (2–7 KB each: about 0.35 MB) and this plus its level's iterations while it
+    #: searches, where a tree kept whole grew all game (four S'Quarrels experts: 620 MB by the end). What the
+    #: kept tree gives the next search is the visits its new root already has, and 99.6–100 % of those were in
+    #: the 50 most visited nodes in every game measured (docs/web.md, "Memory")
+    bot_keep_nodes: int = 50
     #: the bounds of a table's turn clock, in seconds a move
     turn_seconds_range: tuple[float, float] = (10.0, 3600.0)
 
@@ -203,6 +210,8 @@ class Room:
     def _plan(self) -> None:
         """Start the bots that must act, and the clocks of the people who must."""
         table = self.table
+        if table.over:
+            self._release_bots()
         self._watch_presence()
         to_act = set(table.to_act()) if table.status == "playing" else set()  # a table waits until it is full
         race = table.decision is Decision.RACE
@@ -241,15 +250,35 @@ class Room:
         record = self.table.seats[seat]
         return record.level if record.kind != HUMAN and record.level else COVER_LEVEL
 
+    @property
+    def agents(self) -> dict[tuple[int, str], Any]:
+        """The bots this room holds, by seat and level (a copy): built when first needed and kept, so a search
+        reuses the part of its tree that ``RoomSettings.bot_keep_nodes`` keeps; their trees are let go when
+        the game is over, and the bots with the room."""
+        return dict(self._agents)
+
     def _agent(self, seat: int) -> Any:
-        """The bot playing ``seat`` now (built once per seat and level, so a search keeps its tree)."""
+        """The bot playing ``seat`` now (built once per seat and level, so a search keeps what it can reuse of
+        its tree, at most ``RoomSettings.bot_keep_nodes`` nodes between moves)."""
         level = self._level(seat)
         key = (seat, level)
         if key not in self._agents:
             game = self.table.game
-            budget = {"seconds": self.settings.bot_seconds} if level_bot(game, level) == "ismcts" else {}
+            budget: dict[str, Any] = {}
+            if level_bot(game, level) == "ismcts":
+                budget = {"seconds": self.settings.bot_seconds, "keep": self.settings.bot_keep_nodes}
             self._agents[key] = make_agent(game, level, seed=self._seed + 7 * (seat + 1), **budget)
         return self._agents[key]
+
+    def _release_bots(self) -> None:
+        """The game is over: every searching bot lets go of its tree now, not when the registry forgets the
+        table (which it does only once it holds ``MAX_TABLES`` tables). The bots themselves are a few objects,
+        garbage with the room. A bot still thinking (its task cancelled, its thread running on) drops the tree
+        of that search when the search ends (``ISMCTSAgent.forget``)."""
+        for agent in self._agents.values():
+            forget = getattr(agent, "forget", None)
+            if callable(forget):
+                forget()
 
     async def _bot_turn(self, seat: int, seq: int) -> None:
         try:
@@ -346,6 +375,7 @@ class Room:
             task.cancel()
         self._deadlines.clear()
         self._absent.clear()
+        self._release_bots()
 
 
 def race_window(table: Table, default: float) -> float:
