@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import random
 import re
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from oakwood.agents import make_agent
 from oakwood.cli.play import CONFIRM_PROMPT, PlaySession, SeatPlan
 from oakwood.cli.terminal import QuitGame, Terminal
 from oakwood.engine import State, load
+from tests.cli import test_screen
 from tests.games.nutty.helpers import board as nutty_board
 from tests.games.nutty.helpers import load as nutty_load
 from tests.games.nutty.helpers import position as nutty_position
@@ -25,37 +25,21 @@ END_WARNING = "This ends the game with 0 points, 20 short of 20."  # a fresh sol
 QUESTION = CONFIRM_PROMPT.strip()
 
 
-class ScriptedTty(Terminal):
-    """An interactive terminal (screens redrawn, notices above the menu) answering from a list; the input
-    ends when the list does."""
+class ScriptedTty(test_screen.ScriptedTty):
+    """The hot-seat tests' scripted terminal at 80x24 (screens redrawn, notices above the menu), which records
+    its prompts; the input ends when the list does."""
 
     def __init__(self, answers: list[str]) -> None:
-        self.buffer = io.StringIO()
-        console = Console(file=self.buffer, force_terminal=True, width=80, height=24, color_system=None)
-        super().__init__(console, stdin=io.StringIO(""), interactive=True)
-        self.answers = answers
+        super().__init__(answers)
+        self.console = Console(file=self.buffer, force_terminal=True, width=80, height=24, color_system=None)
         self.prompts: list[str] = []
 
     def read_line(self, prompt: str) -> str:
         self.prompts.append(prompt)
-        self.console.print(prompt, end="")
         if not self.answers:
+            self.console.print(prompt, end="")
             raise QuitGame("input ended", 1)
-        answer = self.answers.pop(0)
-        self.console.print(answer)
-        return answer
-
-    def race(
-        self,
-        keys: Mapping[str, int],
-        window: float,
-        *,
-        enter_passes: bool,
-        on_open: Callable[[], None] | None = None,
-    ) -> tuple[int | None, float]:
-        if on_open is not None:
-            on_open()
-        return None, window
+        return super().read_line(prompt)
 
 
 def run(state: State, answers: list[str], *, bots: int = 0) -> tuple[PlaySession, str, int]:
