@@ -148,9 +148,12 @@ def confirm_warning(page: Page) -> str | None:
     return text
 
 
-def play_one(page: Page, timeout: float = 15.0) -> bool:
+def play_one(page: Page, timeout: float = 15.0, close_summary: bool = True) -> bool:
     """If the page has a move to make, make it by clicking and wait for the position to change (or for a card's
-    actions to open); whether a click was made. A summary in the way is closed first, as a person would."""
+    actions to open); whether a click was made. A summary in the way is closed first, as a person would, unless
+    ``close_summary`` is False: then an open summary is left for the caller and no click is made."""
+    if not close_summary and page.locator("#summary-dialog[open]").count():
+        return False
     dismiss_summary(page)
     if not has_moves(page):
         return False

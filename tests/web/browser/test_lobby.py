@@ -136,7 +136,7 @@ def test_a_battle_summary_shows_the_revealed_fields_and_waits_for_the_player(pag
     while not dialog.evaluate("(d) => d.open"):
         assert time.monotonic() < end, "no battle ended"
         assert not is_over(page)
-        if not play_one(page):
+        if not play_one(page, close_summary=False):  # the summary under test is not to be closed unseen
             page.wait_for_timeout(50)
     expect(dialog.locator("h3")).to_contain_text("Battle 1 is over")
     rows = dialog.locator("tbody tr")
