@@ -13,6 +13,7 @@ from starlette.testclient import WebSocketTestSession
 
 from oakwood.web.app import ServerSettings, create_app
 from oakwood.web.room import RoomSettings
+from tests.web.served import Served
 
 Update = dict[str, Any]
 
@@ -106,3 +107,14 @@ def socket(client: TestClient) -> Callable[[str], Iterator[WebSocketTestSession]
         return client.websocket_connect(f"/ws/tables/{table_id}")
 
     return connect  # type: ignore[return-value]
+
+
+@pytest.fixture
+def started() -> Iterator[list[Served]]:
+    """The servers a test starts; any still running at its end are killed."""
+    servers: list[Served] = []
+    yield servers
+    for served in servers:
+        if served.process.poll() is None:
+            served.process.kill()
+            served.process.wait()

@@ -677,19 +677,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         try:
             while True:
                 frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
+                if frame["type"] == "websocket.disconnect" or client.behind:  # (one that fell behind is let go)
                     break
                 text, raw = frame.get("text"), frame.get("bytes")
                 data: str | bytes = text if isinstance(text, str) else raw if isinstance(raw, bytes) else b""
                 # floods are refused before anything reads them
                 if client.over_rate(time.monotonic(), config.rate_limit):
-                    flood = error("rate_limited", f"more than {config.rate_limit} messages a second")
-                    await websocket.send_text(encode(flood))
+                    room.tell(client, error("rate_limited", f"more than {config.rate_limit} messages a second"))
                     continue
                 try:
                     message = decode(data)
                 except ProtocolError as exc:
-                    await websocket.send_text(encode(error(exc.code, exc.message)))
+                    room.tell(client, error(exc.code, exc.message))
                     continue
                 await room.receive(client, message)
         except WebSocketDisconnect:
@@ -697,5 +696,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             await room.disconnect(client)
             registry_of(websocket).seen(table_id)  # an unstarted table is idle from now, not from its creation
+            # one that fell behind is closed with its code (4008) before the handler ends and the server closes
+            # the transport without one
+            await client.hung_up()
 
     return app

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -36,12 +37,24 @@ logger = logging.getLogger(__name__)
 RATE_LIMIT = 20
 #: A bot's reaction in a race when it names none (seconds).
 DEFAULT_REACTION = 0.8
+#: The most frames, and characters, a connection may have waiting for its reader (a frame larger than the
+#: whole allowance is still sent when nothing else waits). A reader that falls further behind is hung up on,
+#: never waited for: one socket that is not read must not hold up its table. 64 frames are a minute of a
+#: fast game; the client reconnects at once and is sent the whole position again.
+OUTBOX_FRAMES = 64
+OUTBOX_CHARS = 1 << 20
+#: The close code of a connection that fell behind (the client reconnects, as after any close but 4404).
+FELL_BEHIND = 4008
+#: How long the close frame of a connection that fell behind may wait for its reader (seconds).
+HANG_UP_SECONDS = 60.0
 
 
 class Sender(Protocol):
-    """The one thing a room needs of a connection: send it a text frame."""
+    """What a room needs of a connection: send it a text frame, and close it."""
 
     async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -80,14 +93,78 @@ class Deadline:
 
 @dataclass(eq=False)
 class Client:
-    """One connection: which seat it plays (None: a spectator, or not yet said hello) and what it was sent."""
+    """One connection: which seat it plays (None: a spectator, or not yet said hello), what it was sent, and
+    its outbox — the frames waiting for its reader, written in order by a task of its own, so that whoever
+    sends never waits for a socket."""
 
     sender: Sender
     seat: int | None = None
     greeted: bool = False
     #: how many of the game's events this client has been sent
     since: int = 0
+    #: it fell more than the outbox allows behind: nothing more is sent to it, and it is being hung up on
+    behind: bool = False
     _recent: deque[float] = field(default_factory=deque)
+    _outbox: deque[str] = field(default_factory=deque)
+    _waiting_chars: int = 0
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _writer: asyncio.Task[None] | None = None
+    _hang_up: asyncio.Task[None] | None = None
+
+    def post(self, text: str) -> bool:
+        """Queue a frame for this connection without waiting; False if it has fallen behind (more than
+        :data:`OUTBOX_FRAMES` frames or :data:`OUTBOX_CHARS` characters waiting): it is then hung up on with
+        code :data:`FELL_BEHIND`, and is sent nothing more."""
+        if self.behind:
+            return False
+        waiting = self._outbox
+        if len(waiting) >= OUTBOX_FRAMES or (waiting and self._waiting_chars + len(text) > OUTBOX_CHARS):
+            self._fall_behind()
+            return False
+        waiting.append(text)
+        self._waiting_chars += len(text)
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        return True
+
+    async def _write(self) -> None:
+        while True:
+            await self._ready.wait()
+            self._ready.clear()
+            while self._outbox:
+                text = self._outbox.popleft()
+                self._waiting_chars -= len(text)
+                try:
+                    await self.sender.send_text(text)
+                except Exception:  # the connection closed: its reader sees it, and its disconnect cleans up
+                    return
+
+    def _fall_behind(self) -> None:
+        """Stop writing (a send waiting for the socket is cancelled before it writes anything: the frames are
+        whole) and close the connection once its reader takes the close frame, or give up after
+        :data:`HANG_UP_SECONDS`."""
+        self.behind = True
+        self._outbox.clear()
+        if self._writer is not None:
+            self._writer.cancel()
+        self._hang_up = asyncio.get_running_loop().create_task(self._close(FELL_BEHIND, "fell behind"))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.sender.close(code, reason), HANG_UP_SECONDS)
+
+    async def hung_up(self) -> None:
+        """Wait until the close of a connection that fell behind has gone out (or was given up on)."""
+        if self._hang_up is not None:
+            await asyncio.wait({self._hang_up})
+
+    def stop(self) -> None:
+        """The connection is gone: stop writing to it."""
+        self.behind = True
+        self._outbox.clear()
+        if self._writer is not None:
+            self._writer.cancel()
 
     def over_rate(self, now: float, limit: int = RATE_LIMIT) -> bool:
         """Count a message; True if this client sent more than ``limit`` in the last second."""
@@ -113,6 +190,7 @@ class Room:
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._deadlines: dict[int, Deadline] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
+        self._pending: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ connections
     async def connect(self, client: Client) -> None:
@@ -121,24 +199,32 @@ class Room:
 
     async def disconnect(self, client: Client) -> None:
         """A connection closed: presence changes, and a player gone too long will be covered by a bot."""
+        client.stop()
+        if self._leave(client):
+            await self.changed()
+
+    def _leave(self, client: Client) -> bool:
+        """Forget a connection (once: it closed, or it fell behind); whether a seated person's presence changed."""
+        if client not in self.clients:
+            return False
         self.clients.discard(client)
         seat = client.seat
         if seat is None or not client.greeted:
-            return
+            return False
         record = self.table.seats[seat]
         record.connections = max(0, record.connections - 1)
-        await self.changed()
+        return True
 
     async def receive(self, client: Client, message: ClientMessage) -> None:
         """Handle one valid message; a refusal goes to this client only."""
         try:
             await self._handle(client, message)
         except TableError as exc:
-            await self._send(client, error(exc.code, exc.message))
+            self.tell(client, error(exc.code, exc.message))
 
     async def _handle(self, client: Client, message: ClientMessage) -> None:
         if isinstance(message, Ping):
-            await self._send(client, {"type": "pong"})
+            self.tell(client, {"type": "pong"})
             return
         if isinstance(message, Hello):
             await self._hello(client, message)
@@ -182,7 +268,7 @@ class Room:
                 self._uncover(seat)
             await self.changed()
         else:
-            await self._send_update(client)
+            self._send_update(client)
 
     # ------------------------------------------------------------------ after every change
     async def changed(self) -> None:
@@ -191,21 +277,31 @@ class Room:
         await self.broadcast()
 
     async def broadcast(self) -> None:
-        """Send every greeted connection its own update."""
+        """Send every greeted connection its own update (into its outbox: nobody waits for a socket)."""
         for client in list(self.clients):
             if client.greeted:
-                await self._send_update(client)
+                self._send_update(client)
 
-    async def _send_update(self, client: Client) -> None:
+    def _send_update(self, client: Client) -> None:
         message = self.table.update_for(client.seat, client.since)  # (an undo set every client's since to 0)
         if client.seat is not None and client.seat in self._deadlines:
             message["deadline"] = round(max(0.0, self._deadlines[client.seat].at - time.monotonic()), 1)
         client.since += len(message["events"])
-        await self._send(client, message)
+        self.tell(client, message)
 
-    async def _send(self, client: Client, message: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # a connection that just closed: its disconnect cleans up
-            await client.sender.send_text(encode(message))
+    def tell(self, client: Client, message: dict[str, Any]) -> None:
+        """Queue ``message`` for ``client``. A client that has fallen behind is let go: it is hung up on (it
+        reconnects and is sent the whole position), and if it held a seat, everyone hears that it left."""
+        if client.post(encode(message)) or not self._leave(client):
+            return
+        logger.info("table %s: a connection of seat %s fell behind and was closed", self.table.id, client.seat)
+        self._soon(self.changed())
+
+    def _soon(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on the loop after the current step (kept referenced until it is done)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     def _plan(self) -> None:
         """Start the bots that must act, and the clocks of the people who must."""
@@ -338,7 +434,7 @@ class Room:
                     table.act(seat, None, passes[0])
         else:
             table.seats[seat].covered = True
-        asyncio.get_running_loop().create_task(self.changed())
+        self._soon(self.changed())
 
     def _cover_absent(self, seat: int) -> None:
         """A player has been gone for ``absent_seconds``: a bot keeps their seat warm."""
@@ -346,7 +442,7 @@ class Room:
         record = self.table.seats[seat]
         if record.connections == 0 and record.kind == HUMAN and not self.table.over:
             record.covered = True
-            asyncio.get_running_loop().create_task(self.changed())
+            self._soon(self.changed())
 
     def _uncover(self, seat: int) -> None:
         """The player is back: their bot stops (an answer it is still thinking of will not be played)."""
