@@ -6,19 +6,28 @@ Registered on import as ``oakwood/Squarrels-v0``, ``oakwood/Barrell-v0`` and ``o
     import gymnasium, oakwood.rl.gymnasium
     env = gymnasium.make("oakwood/Squarrels-v0", players=4, opponents="medium")
 
-Opponents are any bot name or difficulty level (``oakwood.agents.make_agent``), one name for every other seat
-or one per other seat in seat order; they act through ``PlayerView.for_agent`` exactly as in
-``arena/match.py``: every seat of a commit answers before any answer is applied, race answers land in order of
-reaction delay (ties in a seeded order), the learner's answer carrying the default delay.
+Opponents (``oakwood.rl.opponents``) are bot names or difficulty levels, agent objects (anything with
+``act(view)``), policies ``(observation tensor, bool mask) -> codec index``, or a :class:`~oakwood.rl.opponents.Pool`
+of these drawn from at every reset (self-play against frozen copies); one for every other seat, or a list of one
+per other seat in seat order. They act through ``PlayerView.for_agent`` exactly as in ``arena/match.py``: every
+seat of a commit answers before any answer is applied, race answers land in order of reaction delay (ties in a
+seeded order), the learner's answer carrying the default delay.
 
-The observation is a dict ``{"observation": float32 tensor of observe(seat), "action_mask": int8 mask}`` (the
-mask is also ``info["action_mask"]``); the reward is the seat's return at the end, 0 before; an illegal action
-raises ``ValueError`` naming it. The action space is a :class:`LegalDiscrete`: its ``sample()`` without a mask
-draws a legal action of the current position.
+The observation is a dict ``{"observation": float32 tensor of observe(seat), "action_mask": int8 mask}``, or with
+``obs_type="tensor"`` the tensor alone; the mask is also ``info["action_mask"]`` and, as a bool array,
+:meth:`OakwoodEnv.action_masks` (what sb3-contrib's MaskablePPO calls). The reward is 0 until the end, then the
+seat's win share (``reward="win_share"``) or its zero-sum form (``reward="zero_sum"``, see :data:`REWARDS`). An
+illegal action raises ``ValueError`` naming it. The action space is a :class:`LegalDiscrete`: its ``sample()``
+without a mask draws a legal action of the current position. Episodes are truncated after ``max_episode_steps``
+learner decisions: the game's own bound when it has one (:func:`episode_step_bound`), else 20,000.
 
 ``illegal_action="lose"`` is for tools that play any action of the space without reading the mask (Gymnasium's
 own ``check_env`` steps, after a reset, an action it sampled before that reset): an illegal action then ends the
 episode at once with reward -1 and the refusal in ``info["illegal_action"]``. It is never remapped to a legal one.
+
+``mask_end_game_while_moves_remain=True`` (Nutty Squirrels only) is a **training aid**, not a rule: the learner's
+mask hides "end game" while any other move is legal, so random exploration does not end a solo game at its first
+decision. The game's rule is unchanged (the opponents and the engine still allow it).
 
 This module also holds what both adapters share: the observation space, the mask, and action decoding.
 """
@@ -34,13 +43,13 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 import oakwood
-from oakwood.agents import make_agent
 from oakwood.arena.match import DEFAULT_RACE_DELAY
 from oakwood.arena.race import race_order
 from oakwood.engine import Decision, Game, Rng, State
 from oakwood.engine.agent import Choice, PlayerView, as_choice
 
 from .common import observation_encoder
+from .opponents import Opponent, PolicyAgent, check_opponent, describe, materialise
 from .tensors import Encoder
 
 #: Registered environment ids and their games.
@@ -54,6 +63,15 @@ ILLEGAL_ACTION_RULES = ("raise", "lose")
 
 #: Opponent moves in a row before the environment gives up (a rules bug, never a real game).
 MAX_OPPONENT_STEPS = 1_000_000
+
+#: What the learner observes: ``{"observation", "action_mask"}`` (the default) or the tensor alone (a ``Box``, the
+#: mask then from :meth:`OakwoodEnv.action_masks` and ``info["action_mask"]``: what sb3's ``MlpPolicy`` takes).
+OBS_TYPES = ("dict", "tensor")
+
+#: The learner's reward at the end (0 before): ``win_share`` is ``state.returns()``, 1 to a sole winner, split on
+#: a shared win, 0 to the others (sums to 1); ``zero_sum`` is ``(n * share - 1) / (n - 1)`` at ``n`` seats: +1 to a
+#: sole winner, -1/(n-1) to each loser (±1 at two seats; a draw 0), summing to 0; solo: +1 a win, -1 a loss.
+REWARDS = ("win_share", "zero_sum")
 
 Observation = dict[str, NDArray[Any]]
 
@@ -145,7 +163,7 @@ class LegalDiscrete(spaces.Discrete):
 
 
 # ---------------------------------------------------------------------- the environment
-class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
+class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
     """One seat of an Oakwood game against opponent agents (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's class attribute)
@@ -154,16 +172,25 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
         self,
         game: str,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         options: dict[str, Any] | None = None,
         seat: int = 0,
         render_mode: str | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         illegal_action: str = "raise",
+        obs_type: str = "dict",
+        reward: str = "win_share",
+        mask_end_game_while_moves_remain: bool = False,
     ) -> None:
         if illegal_action not in ILLEGAL_ACTION_RULES:
             raise ValueError(f"illegal_action {illegal_action!r}: choose from {ILLEGAL_ACTION_RULES}")
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type {obs_type!r}: choose from {OBS_TYPES}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: choose from {REWARDS}")
         self.illegal_action = illegal_action
+        self.obs_type = obs_type
+        self.reward = reward
         self.game: Game[Any] = oakwood.load(game, **(options or {}))
         if not self.game.min_players <= players <= self.game.max_players:
             raise ValueError(
@@ -173,31 +200,63 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{len(names)} opponents for the {players - 1} other seats")
-        for name in names:
-            make_agent(self.game, name)  # refuse an unknown bot now, not at the first reset
+        # One opponent for every other seat, unless a list or tuple names one per other seat (a Pool is one
+        # opponent: it is drawn from, not spread over the seats).
+        per_seat = isinstance(opponents, list | tuple)
+        chosen: list[Opponent] = list(opponents) if per_seat else [opponents] * (players - 1)
+        if len(chosen) != players - 1:
+            raise ValueError(
+                f"{len(chosen)} opponents for the {players - 1} other seats: a list gives one per other seat in "
+                "seat order; to draw each episode's opponent from several, pass oakwood.rl.opponents.Pool([...])"
+            )
+        others = [s for s in range(players) if s != seat]
+        for other, opponent in zip(others, chosen, strict=True):
+            check_opponent(self.game, opponent, f"the opponent at seat {other}")
         self.players = players
         self.seat = seat
-        self.opponent_names = names
+        self.opponents: list[Opponent] = chosen
         self.render_mode = render_mode
-        self.max_steps = max_steps
+        bound = episode_step_bound(self.game, players)
+        #: The learner's decisions before truncation: the game's own bound when it has one, else a cap far beyond
+        #: any real game (``max_steps`` overrides both).
+        self.max_episode_steps = max_steps if max_steps is not None else bound or DEFAULT_MAX_STEPS
+        self.max_steps = self.max_episode_steps  # the keyword's name, kept for earlier callers
         self.encoder = observation_encoder(self.game, players)
-        self.observation_space = observation_space(self.encoder, self.game.num_actions)  # type: ignore[assignment]
+        self._end_game = end_game_index(self.game) if mask_end_game_while_moves_remain else None
+        if mask_end_game_while_moves_remain and self._end_game is None:
+            raise ValueError(
+                f"mask_end_game_while_moves_remain: {self.game.title} has no 'end game' action (it is a training "
+                "aid for Nutty Squirrels solo)"
+            )
+        self.mask_end_game_while_moves_remain = mask_end_game_while_moves_remain
+        full = observation_space(self.encoder, self.game.num_actions)
+        self.observation_space = full if obs_type == "dict" else full["observation"]  # type: ignore[assignment]
         self.action_space = LegalDiscrete(self.game.num_actions, self._current_mask)
         self.state: State = self.game.new_state(players, 0)
         self.agents: dict[int, Any] = {}
+        self._policies: dict[int, PolicyAgent] = {}
         self._masks = MaskCache()
         self._tie_rng = Rng(0)
         self._world_rng = Rng(0)
         self._steps = 0
         self._forfeited = False
 
+    @property
+    def opponent_names(self) -> list[str]:
+        """Each other seat's opponent as text (bot names as they are)."""
+        return [o if isinstance(o, str) else describe(o) for o in self.opponents]
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal codec indices now, as a new bool array: what sb3-contrib's MaskablePPO asks for
+        (``get_action_masks``) and the same as ``info["action_mask"]`` (all False once the episode is over)."""
+        if self._forfeited:
+            return np.zeros(self.game.num_actions, dtype=np.bool_)
+        return self._current_mask().astype(np.bool_)
+
     # ------------------------------------------------------------------ the Gymnasium API
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+    ) -> tuple[Observation | NDArray[np.float32], dict[str, Any]]:
         """A new match (the same one for the same ``seed``), played by the opponents up to the learner's turn."""
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(2**63))
@@ -205,8 +264,8 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
         self.state.record_events = False
         others = [s for s in range(self.players) if s != self.seat]
         self.agents = {
-            s: make_agent(self.game, name, seed=int(self.np_random.integers(2**63)))
-            for s, name in zip(others, self.opponent_names, strict=True)
+            s: materialise(self.game, opponent, self.encoder, self.np_random, self._policies)
+            for s, opponent in zip(others, self.opponents, strict=True)
         }
         self._tie_rng = Rng(match_seed ^ 0x5EED)  # as arena/match.py
         self._world_rng = Rng(match_seed ^ 0x3A7D)
@@ -215,20 +274,26 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
         self._play_opponents()
         return self._observation(), self._info()
 
-    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observation | NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action`` (a codec index), then the opponents up to its next decision."""
         state = self.state
         if state.is_terminal() or self._forfeited:
             raise ValueError(f"action {action!r}: the episode is over; call reset()")
         try:
             chosen = decode_action(self.game, state, self.seat, action)
+            if self._end_game is not None and int(action) == self._end_game and len(state.legal_actions(self.seat)) > 1:
+                raise ValueError(
+                    f"action {int(action)} (end game) is masked while other moves remain "
+                    "(mask_end_game_while_moves_remain=True, a training aid)"
+                )
         except ValueError as refusal:
             if self.illegal_action == "raise":
                 raise
             self._forfeited = True
             info = {"action_mask": np.zeros(self.game.num_actions, dtype=np.int8), "illegal_action": str(refusal)}
             observation = self._observation()
-            observation["action_mask"] = np.zeros(self.game.num_actions, dtype=np.int8)
+            if isinstance(observation, dict):
+                observation["action_mask"] = np.zeros(self.game.num_actions, dtype=np.int8)
             return observation, -1.0, True, False, info
         self._steps += 1
         seats = state.to_act()
@@ -238,7 +303,7 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
             self._answer_together(seats, Choice(chosen, DEFAULT_RACE_DELAY))
         self._play_opponents()
         terminated = state.is_terminal()
-        reward = state.returns()[self.seat] if terminated else 0.0
+        reward = self._reward(state.returns()) if terminated else 0.0
         truncated = not terminated and self._steps >= self.max_steps
         return self._observation(), reward, terminated, truncated, self._info()
 
@@ -286,25 +351,67 @@ class OakwoodEnv(gymnasium.Env[Observation, np.int64]):
 
     # ------------------------------------------------------------------ what the learner receives
     def _current_mask(self) -> NDArray[np.int8]:
-        return self._masks.mask(self.state, self.seat)
+        """The learner's mask now (read-only, shared: copy it before changing it)."""
+        mask = self._masks.mask(self.state, self.seat)
+        end = self._end_game
+        if end is not None and mask[end] and mask.sum() > 1:  # the training aid: "end game" while moves remain
+            mask = mask.copy()
+            mask[end] = 0
+        return mask
 
-    def _observation(self) -> Observation:
-        return {
-            "observation": self.encoder.encode(self.state.observe(self.seat)),
-            "action_mask": self._masks.mask(self.state, self.seat).copy(),  # fresh: Gymnasium's checker asks it
-        }
+    def _observation(self) -> Observation | NDArray[np.float32]:
+        tensor = self.encoder.encode(self.state.observe(self.seat))
+        if self.obs_type == "tensor":
+            return tensor
+        return {"observation": tensor, "action_mask": self._current_mask().copy()}  # fresh: Gymnasium's checker asks it
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._masks.mask(self.state, self.seat).copy()}
+        return {"action_mask": self._current_mask().copy()}
+
+    def _reward(self, returns: list[float]) -> float:
+        """The learner's reward at the end: its win share, or the zero-sum form of it (see ``REWARDS``)."""
+        share = returns[self.seat]
+        if self.reward == "win_share":
+            return share
+        if self.players == 1:
+            return 2.0 * share - 1.0
+        return (self.players * share - 1.0) / (self.players - 1)
 
 
 def make_vector(game: str, n: int, **kwargs: Any) -> gymnasium.vector.SyncVectorEnv:
-    """``n`` copies of the environment of ``game`` (same keywords as :class:`OakwoodEnv`) stepped together."""
+    """``n`` copies of the environment of ``game`` (same keywords as :class:`OakwoodEnv`) stepped together.
+
+    Auto-reset is Gymnasium's ``SAME_STEP`` mode: the step that ends an episode returns the next episode's first
+    observation (a mask with a legal action) and puts the last one in ``info["final_obs"]`` (with
+    ``info["final_info"]``). Gymnasium's default, ``NEXT_STEP``, would hand out the final observation, whose mask
+    is all 0, and ignore the next action: sampling code breaks on such a mask.
+    """
 
     def make() -> OakwoodEnv:
         return OakwoodEnv(game, **kwargs)
 
-    return gymnasium.vector.SyncVectorEnv([make for _ in range(n)])
+    return gymnasium.vector.SyncVectorEnv(
+        [make for _ in range(n)], autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+    )
+
+
+def episode_step_bound(game: Game[Any], players: int) -> int | None:
+    """The most decisions an episode of ``game`` can ask of one seat, when the rules bound it, else ``None``.
+
+    Only Nutty Squirrels solo has such a bound: the game ends after ``solo_max_actions`` decisions (NS-17g), all
+    of them the one player's. The other games end on points, with no cap on their length.
+    """
+    if players == 1 and hasattr(game.options, "solo_max_actions"):
+        return int(game.options.solo_max_actions)
+    return None
+
+
+def end_game_index(game: Game[Any]) -> int | None:
+    """The codec index of the game's "end game" action (Nutty Squirrels solo), or ``None`` when it has none."""
+    for i, action in enumerate(game.codec.actions):
+        if str(action) == "end game":
+            return i
+    return None
 
 
 def register() -> None:
