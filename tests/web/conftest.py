@@ -21,13 +21,17 @@ Update = dict[str, Any]
 @pytest.fixture
 def server(tmp_path: Path) -> Callable[..., TestClient]:
     """Make a test client of a fresh app on its own SQLite file; keyword arguments set :class:`RoomSettings`
-    (``rate_limit`` goes to the server)."""
+    (``rate_limit`` and ``bot_processes`` go to the server: 0 keeps every bot in the server's threads)."""
     clients: list[TestClient] = []
     database = f"sqlite:///{tmp_path / 'web.db'}"
 
-    def make(rate_limit: int = 10_000, **room: Any) -> TestClient:
+    def make(rate_limit: int = 10_000, bot_processes: int = 2, **room: Any) -> TestClient:
         settings = ServerSettings(
-            db=database, room=RoomSettings(**{"bot_pace": 0.0, **room}), rate_limit=rate_limit, bot_threads=2
+            db=database,
+            room=RoomSettings(**{"bot_pace": 0.0, **room}),
+            rate_limit=rate_limit,
+            bot_threads=2,
+            bot_processes=bot_processes,
         )
         client = TestClient(create_app(settings))
         client.__enter__()

@@ -50,7 +50,7 @@ def test_the_web_room_builds_its_searching_bots_with_the_bound() -> None:
 
 def test_searching_bots_keep_a_bounded_tree_between_moves(server: Callable[..., TestClient]) -> None:
     # a time budget well above what the levels' iterations take on an idle machine: the searches run whole
-    client = server(bot_seconds=0.5, bot_keep_nodes=KEEP)
+    client = server(bot_seconds=0.5, bot_keep_nodes=KEEP, bot_processes=0)
     answer = create(client, "barrell", ["human", "hard", "expert"])
     room = room_of(client, answer["table"]["id"])
     iterations = {level: level_settings(load("barrell"), level)["iterations"] for level in ("hard", "expert")}
@@ -87,7 +87,7 @@ def test_searching_bots_keep_a_bounded_tree_between_moves(server: Callable[..., 
 def test_a_table_the_registry_forgets_is_garbage_with_its_bots(
     server: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, ending: str
 ) -> None:
-    client = server(bot_seconds=0.05)
+    client = server(bot_seconds=0.05, bot_processes=0)
     answer = create(client, "barrell", ["human", "expert", "hard"])
     table_id = answer["table"]["id"]
     room = room_of(client, table_id)

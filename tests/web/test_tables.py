@@ -107,7 +107,8 @@ def test_pages_are_served(client: TestClient) -> None:
 
 
 def test_a_searching_bot_thinks_within_the_servers_time_budget(server: Callable[..., TestClient]) -> None:
-    client = server(bot_seconds=0.1)
+    client = server(bot_seconds=0.1, bot_processes=0)  # in the server's threads (the worker processes' bots:
+    # tests/web/test_search_pool.py)
     answer = create(client, "barrell", ["human", "expert"])
     with client.websocket_connect(f"/ws/tables/{answer['table']['id']}") as ws:
         last = play_out(ws, hello(ws, answer["token"]))

@@ -35,6 +35,15 @@ def serve(
         str,
         typer.Option("--absent-seconds", help="Seconds without a connection before a bot keeps a player's seat warm."),
     ] = "30",
+    bot_processes: Annotated[
+        str | None,
+        typer.Option(
+            "--bot-processes",
+            help="Worker processes the hard and expert bots search in, below the server's CPU priority "
+            "(default: one a core; 0: in the server's own threads, which slows people's moves while bots think).",
+            metavar="N",
+        ),
+    ] = None,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -69,6 +78,11 @@ def serve(
         pace = values.seconds("--bot-pace", bot_pace, maximum=10.0, allow_zero=True)
         absent = values.seconds("--absent-seconds", absent_seconds, maximum=86_400.0, allow_zero=True)
         expire = values.whole_number("--expire-minutes", expire_minutes, minimum=1, maximum=10_080)  # a week
+        processes = (
+            None
+            if bot_processes is None
+            else values.whole_number("--bot-processes", bot_processes, minimum=0, maximum=256)
+        )
         try:
             import uvicorn
 
@@ -95,6 +109,7 @@ def serve(
             trusted_proxies=proxies,
             tables=TableLimits(idle_seconds=expire * 60.0),
             public_url=public,
+            **({} if processes is None else {"bot_processes": processes}),
         )
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         local = f"http://{shown_host}:{port_number}/"

@@ -73,6 +73,23 @@ class PlayerView:
         )
 
     @classmethod
+    def of_world(cls, world: State, seat: int) -> PlayerView:
+        """The view of ``seat`` rebuilt from one of its worlds (``state.determinize(seat, rng)``), for a searching
+        agent that was handed that world and nothing else (another process's bot): the same view
+        ``of(state, seat, world_rng=rng)`` gives. A world's observation and legal actions are the seat's own (the
+        conformance kit checks both), and ``sample_states`` draws worlds of the world, which equal worlds of the
+        truth (the kit checks that too)."""
+        return cls(
+            seat=seat,
+            legal_actions=world.legal_actions(seat),
+            game=world.game,
+            decision=world.decision,
+            num_players=world.num_players,
+            _observation=world.observe(seat),
+            _world=world,
+        )
+
+    @classmethod
     def for_agent(cls, state: State, seat: int, agent: object, rng: Rng) -> PlayerView:
         """The view ``agent`` asked for (see the module docstring); ``rng`` draws its world if it searches."""
         return cls.of(

@@ -12,6 +12,7 @@ import ipaddress
 import json
 import logging
 import math
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +39,7 @@ from .protocol import ProtocolError, decode, encode, error, too_deep
 from .registry import Registry, TableLimits, check_name
 from .replays import replay_info, replay_step
 from .room import RATE_LIMIT, Client, RoomSettings
+from .search_pool import SearchPool
 from .table import TableError
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
@@ -86,9 +88,13 @@ class ServerSettings:
 
     db: str | None = None
     room: RoomSettings = field(default_factory=RoomSettings)
-    #: bots thinking at once: more than the cores, so one table's long search never queues another's move
-    #: (the threads share the interpreter, each searching bot bounded by ``RoomSettings.bot_seconds``)
+    #: bots thinking at once in threads: the quick ones (``easy``, ``medium``), and every bot when
+    #: ``bot_processes`` is 0 (then the threads share the interpreter with the event loop, each searching bot
+    #: bounded by ``RoomSettings.bot_seconds``)
     bot_threads: int = 8
+    #: worker processes the searching bots (``hard``, ``expert``) think in, at a lower CPU priority than the
+    #: server, so a search never holds the event loop (see :mod:`.search_pool`); one a core by default
+    bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
     #: messages a second one connection may send before it is refused as ``rate_limited``
     rate_limit: int = RATE_LIMIT
     version: str | None = None
@@ -496,7 +502,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(config.db)
         executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="oakwood-bot")
-        registry = Registry(store, executor, config.room, config.version, config.tables)
+        searches = SearchPool(config.bot_processes) if config.bot_processes > 0 else None
+        registry = Registry(store, executor, config.room, config.version, config.tables, searches)
         registry.restore()
         app.state.registry = registry
         app.state.store = store
@@ -506,6 +513,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             await registry.close()
             executor.shutdown(wait=False, cancel_futures=True)
+            if searches is not None:
+                searches.shutdown()
             store.close()
 
     app = FastAPI(title="Oakwood", lifespan=lifespan, docs_url=None, redoc_url=None)

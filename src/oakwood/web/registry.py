@@ -29,6 +29,7 @@ from oakwood.store import LiveGame, Store, StoreError, WebTable
 from oakwood.summaries import score_name
 
 from .room import Room, RoomSettings
+from .search_pool import SearchPool
 from .table import BOT, HUMAN, Seat, Table, TableError, display_names
 
 logger = logging.getLogger(__name__)
@@ -93,9 +94,11 @@ class Registry:
         settings: RoomSettings,
         version: str | None,
         limits: TableLimits | None = None,
+        searches: SearchPool | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
+        self.searches = searches
         self.settings = settings
         self.version = version
         self.limits = limits or TableLimits()
@@ -284,7 +287,7 @@ class Registry:
                 del self.rooms[table_id]
 
     def _open(self, table: Table, seed: int) -> Room:
-        room = Room(table, self.executor, self.settings, seed)
+        room = Room(table, self.executor, self.settings, seed, self.searches)
         self.rooms[table.id] = room
         # idle since it was created: a table restored after a restart has been idle since then unless somebody
         # comes back (clients reconnect by themselves within seconds, well before the first sweep)

@@ -29,6 +29,7 @@ from oakwood.engine import Decision, Rng
 from oakwood.engine.agent import PlayerView, as_choice
 
 from .protocol import Act, Back, ClientMessage, Hello, Ping, Undo, encode, error
+from .search_pool import BotKey, BotRecipe, SearchPool
 from .table import COVER_LEVEL, HUMAN, Table, TableError
 
 logger = logging.getLogger(__name__)
@@ -178,9 +179,14 @@ class Client:
 class Room:
     """The live side of one table."""
 
-    def __init__(self, table: Table, executor: Executor, settings: RoomSettings, seed: int) -> None:
+    def __init__(
+        self, table: Table, executor: Executor, settings: RoomSettings, seed: int, searches: SearchPool | None = None
+    ) -> None:
         self.table = table
         self.executor = executor
+        #: the worker processes searching bots think in (None: they think in ``executor``'s threads too)
+        self.searches = searches
+        self._searching: set[BotKey] = set()  # the bots of this room that live in ``searches``
         self.settings = settings
         self.clients: set[Client] = set()
         self._world_rng = Rng(seed ^ 0x3A7D)  # the worlds of bots that search: never the game's own generator
@@ -368,13 +374,16 @@ class Room:
 
     def _release_bots(self) -> None:
         """The game is over: every searching bot lets go of its tree now, not when the registry forgets the
-        table (which it does only once it holds ``MAX_TABLES`` tables). The bots themselves are a few objects,
-        garbage with the room. A bot still thinking (its task cancelled, its thread running on) drops the tree
-        of that search when the search ends (``ISMCTSAgent.forget``)."""
+        table (which it does only once it holds ``MAX_TABLES`` tables); the workers drop this room's bots. The
+        bots in process are a few objects, garbage with the room. A bot still thinking (its task cancelled, its
+        thread running on) drops the tree of that search when the search ends (``ISMCTSAgent.forget``)."""
         for agent in self._agents.values():
             forget = getattr(agent, "forget", None)
             if callable(forget):
                 forget()
+        if self.searches is not None and self._searching:
+            self.searches.forget(self._searching)
+            self._searching.clear()
 
     async def _bot_turn(self, seat: int, seq: int) -> None:
         try:
@@ -400,21 +409,43 @@ class Room:
             await asyncio.sleep(self.settings.bot_pace)
             if table.seq != seq:
                 return False
-        agent = self._agent(seat)
-        view = PlayerView.for_agent(table.state, seat, agent, self._world_rng)
-        loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.executor, agent.act, view)
-        choice = as_choice(answer, DEFAULT_REACTION)
+        action, delay = await self._think(seat)
         if decision is Decision.RACE:
-            await asyncio.sleep(max(choice.delay, 0.0))
+            await asyncio.sleep(max(delay, 0.0))
         if not table.seats[seat].played_by_bot or table.status != "playing":
             return False  # the player came back while their bot thought, or every player left meanwhile
         try:
             # refused if the question changed meanwhile (a turn moved on; a commit or race resolved)
-            table.act(seat, seq, table.game.encode(choice.action))
+            table.act(seat, seq, action)
         except TableError:
             return False
         return True
+
+    async def _think(self, seat: int) -> tuple[int, float]:
+        """The move of the bot at ``seat`` now, as a codec index, and its reaction delay: a searching bot
+        thinks in a worker process (handed one of the seat's worlds, see :mod:`.search_pool`), any other in a
+        thread (handed a snapshot view)."""
+        table, level = self.table, self._level(seat)
+        if self.searches is not None and level_bot(table.game, level) == "ismcts" and (seat, level) not in self._agents:
+            key = (table.id, seat, level)
+            self._searching.add(key)
+            world = table.state.determinize(seat, self._world_rng).to_notation()
+            action, delay = await self.searches.act(key, self._recipe(seat, level), seat, world)
+            return action, DEFAULT_REACTION if delay is None else delay
+        agent = self._agent(seat)
+        view = PlayerView.for_agent(table.state, seat, agent, self._world_rng)
+        answer = await asyncio.get_running_loop().run_in_executor(self.executor, agent.act, view)
+        choice = as_choice(answer, DEFAULT_REACTION)
+        return table.game.encode(choice.action), choice.delay
+
+    def _recipe(self, seat: int, level: str) -> BotRecipe:
+        """What a worker builds the searching bot at ``seat`` from (the same bot :meth:`_agent` would build)."""
+        game = self.table.game
+        options = tuple(sorted(game.options.to_dict().items()))
+        settings = self.settings
+        return BotRecipe(
+            game.name, options, level, self._seed + 7 * (seat + 1), settings.bot_seconds, settings.bot_keep_nodes
+        )
 
     def _replan_soon(self) -> None:
         """A bot's answer no longer fits: plan again once this task has ended."""
