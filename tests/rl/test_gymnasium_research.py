@@ -77,6 +77,18 @@ def test_action_masks_is_found_through_gymnasium_make_wrappers() -> None:
     assert np.array_equal(masks, env.unwrapped.action_masks())
 
 
+def test_a_0d_integer_array_is_an_action_as_gymnasiums_discrete_allows() -> None:
+    env = og.OakwoodEnv("barrell", players=2)
+    env.reset(seed=0)
+    index = int(np.flatnonzero(env.action_masks())[0])
+    assert env.action_space.contains(np.array(index))
+    env.step(np.array(index))  # what an sb3 model's predict returns for one observation
+    with pytest.raises(ValueError, match="not a codec index"):
+        env.step(np.array([int(np.flatnonzero(env.action_masks())[0])]))  # a batch of one is not an index
+    with pytest.raises(ValueError, match="not a codec index"):
+        env.step(np.array(0.0))
+
+
 # ---------------------------------------------------------------------- opponents
 def test_an_agent_object_is_an_opponent_and_is_asked_only_for_its_own_seat() -> None:
     bot = FirstLegal()

@@ -131,7 +131,12 @@ class MaskCache:
 
 
 def decode_action(game: Game[Any], state: State, seat: int, action: object) -> Hashable:
-    """The game action of codec index ``action`` for ``seat``; ``ValueError`` naming it when it is not legal."""
+    """The game action of codec index ``action`` for ``seat``; ``ValueError`` naming it when it is not legal.
+
+    An index is an int, a numpy integer or, as ``Discrete.contains`` allows, a 0-d integer array (what an sb3
+    model's ``predict`` returns for one observation)."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         raise ValueError(f"action {action!r} is not a codec index (an int in 0..{game.num_actions - 1})")
     index = int(action)
@@ -199,7 +204,10 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']} or None (sb3's "
+                "make_vec_env asks for 'rgb_array' unless env_kwargs holds render_mode=None)"
+            )
         # One opponent for every other seat, unless a list or tuple names one per other seat (a Pool is one
         # opponent: it is drawn from, not spread over the seats).
         per_seat = isinstance(opponents, list | tuple)
