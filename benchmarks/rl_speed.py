@@ -24,8 +24,13 @@ node, each seat that chooses is a step). Each figure is the median of
 it, so a slow phase of the machine hits both. Needs ``pettingzoo``, ``rlcard`` and ``pygame`` (texas_holdem's
 imports).
 
+A second table times the learner's steps through vector environments, all against random bots: one unwrapped
+``OakwoodEnv``, Gymnasium's ``SyncVectorEnv`` of ``--vector-envs`` copies (same-step auto-reset) and the batched
+``OakwoodVectorEnv`` (``oakwood.rl.vector``) of as many, with the batched/sync ratio paired within each repeat.
+
     python benchmarks/rl_speed.py                        # every case, 5 repeats
     python benchmarks/rl_speed.py --repeats 3 --steps 3000 --json rl_speed.json
+    python benchmarks/rl_speed.py --only vector --vector-envs 8
 """
 
 from __future__ import annotations
@@ -143,6 +148,98 @@ def gymnasium_loop(game_name: str, players: int) -> Callable[[int], int]:
     return loop
 
 
+def single_env_loop(game_name: str, players: int) -> Callable[[int], int]:
+    """The learner's steps through one unwrapped ``OakwoodEnv`` against random bots (the vector baseline)."""
+    from oakwood.rl.gymnasium import OakwoodEnv
+
+    env = OakwoodEnv(game_name, players=players, opponents="random")
+
+    def loop(steps: int) -> int:
+        rng = np.random.default_rng(0)
+        played = 0
+        observation, _ = env.reset(seed=0)
+        while played < steps:
+            keys = rng.random(observation["action_mask"].shape) * observation["action_mask"]  # as the vector loop
+            observation, _, terminated, truncated, _ = env.step(int(keys.argmax()))
+            played += 1
+            if terminated or truncated:
+                observation, _ = env.reset()
+        return played
+
+    return loop
+
+
+def vector_loop(game_name: str, players: int, n: int, batched: bool) -> Callable[[int], int]:
+    """The learner's steps (``n`` a call) through Gymnasium's ``SyncVectorEnv`` of ``n`` environments (same-step
+    auto-reset) or through the batched ``OakwoodVectorEnv``; random bots; a random legal action in every game."""
+    import gymnasium
+
+    from oakwood.rl.gymnasium import ENVIRONMENTS
+
+    env_id = next(env_id for env_id, game in ENVIRONMENTS.items() if game == game_name)
+    mode = "vector_entry_point" if batched else "sync"
+    kwargs: dict[str, Any] = {} if batched else {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    envs = gymnasium.make_vec(
+        env_id, num_envs=n, vectorization_mode=mode, vector_kwargs=kwargs, players=players, opponents="random"
+    )
+
+    def loop(steps: int) -> int:
+        rng = np.random.default_rng(0)
+        played = 0
+        observation, _ = envs.reset(seed=0)
+        while played < steps:
+            # One uniform draw per game among its legal actions: argmax of random keys over the mask.
+            keys = rng.random(observation["action_mask"].shape) * observation["action_mask"]
+            observation, *_ = envs.step(keys.argmax(axis=1))
+            played += n
+        return played
+
+    return loop
+
+
+def run_vector(repeats: int, steps: int, cases: list[tuple[str, str, int]], n: int) -> dict[str, Any]:
+    """Learner steps/s: one environment, ``SyncVectorEnv`` of ``n`` and ``OakwoodVectorEnv`` of ``n`` (medians),
+    and the batched env's ratio to the sync one, paired within each repeat."""
+    loops = {
+        label: {
+            "single": single_env_loop(game, players),
+            f"SyncVectorEnv ×{n}": vector_loop(game, players, n, batched=False),
+            f"OakwoodVectorEnv ×{n}": vector_loop(game, players, n, batched=True),
+        }
+        for label, game, players in cases
+    }
+    for kinds in loops.values():
+        for loop in kinds.values():
+            loop(200)
+    runs: dict[str, dict[str, list[float]]] = {label: {} for label in loops}
+    for _ in range(repeats):
+        for label, kinds in loops.items():
+            for kind, loop in kinds.items():
+                runs[label].setdefault(kind, []).append(timed(loop, steps))
+    ratios = {
+        label: [b / s for b, s in zip(kinds[f"OakwoodVectorEnv ×{n}"], kinds[f"SyncVectorEnv ×{n}"], strict=True)]
+        for label, kinds in runs.items()
+    }
+    return {
+        "table": {label: {k: statistics.median(v) for k, v in kinds.items()} for label, kinds in runs.items()},
+        "ratio_to_sync": {label: statistics.median(v) for label, v in ratios.items()},
+        "ratios": ratios,
+        "runs": runs,
+    }
+
+
+def print_vector_table(result: dict[str, Any], repeats: int, n: int) -> None:
+    """The Markdown table of the vector figures."""
+    print(
+        f"| case | one env (learner steps/s) | SyncVectorEnv ×{n} | OakwoodVectorEnv ×{n} "
+        f"| batched / sync (median of {repeats}) |"
+    )
+    print("|---|---|---|---|---|")
+    for label, figures in result["table"].items():
+        single, sync, batched = figures.values()
+        print(f"| {label} | {single:,.0f} | {sync:,.0f} | {batched:,.0f} | **{result['ratio_to_sync'][label]:.2f}×** |")
+
+
 def openspiel_loop(game_name: str, players: int) -> Callable[[int], int]:
     """Whole games through the pyspiel game, the observation tensor of every seat about to act."""
     from oakwood.rl import openspiel
@@ -249,12 +346,20 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", help="only these games (squarrels, barrell, nutty)")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
+    parser.add_argument("--vector-envs", type=int, default=8, help="environments in each vector env")
+    parser.add_argument("--only", choices=("adapters", "vector"), help="run one table only")
     args = parser.parse_args()
     if not args.no_pin:
         pin_to_one_core()
     cases = [case for case in CASES if not args.games or case[1] in args.games]
-    result = run(args.repeats, args.steps, cases)
-    print_table(result, args.repeats)
+    result: dict[str, Any] = {}
+    if args.only != "vector":
+        result = run(args.repeats, args.steps, cases)
+        print_table(result, args.repeats)
+    if args.only != "adapters":
+        result["vector"] = run_vector(args.repeats, args.steps, cases, args.vector_envs)
+        print()
+        print_vector_table(result["vector"], args.repeats, args.vector_envs)
     if args.json:
         with open(args.json, "w") as out:
             json.dump(result, out, indent=2)

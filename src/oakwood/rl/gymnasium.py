@@ -244,6 +244,8 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         self.agents: dict[int, Any] = {}
         self._policies: dict[int, PolicyAgent] = {}
         self._masks = MaskCache()
+        self._no_actions = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._no_actions.flags.writeable = False
         self._tie_rng = Rng(0)
         self._world_rng = Rng(0)
         self._steps = 0
@@ -257,8 +259,6 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal codec indices now, as a new bool array: what sb3-contrib's MaskablePPO asks for
         (``get_action_masks``) and the same as ``info["action_mask"]`` (all False once the episode is over)."""
-        if self._forfeited:
-            return np.zeros(self.game.num_actions, dtype=np.bool_)
         return self._current_mask().astype(np.bool_)
 
     # ------------------------------------------------------------------ the Gymnasium API
@@ -266,6 +266,11 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation | NDArray[np.float32], dict[str, Any]]:
         """A new match (the same one for the same ``seed``), played by the opponents up to the learner's turn."""
+        self.start(seed)
+        return self._observation(), self._info()
+
+    def start(self, seed: int | None = None) -> None:
+        """What :meth:`reset` does, without building the observation (the batched environment writes it)."""
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(2**63))
         self.state = self.game.new_state(self.players, match_seed)
@@ -280,10 +285,18 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         self._steps = 0
         self._forfeited = False
         self._play_opponents()
-        return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Observation | NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action`` (a codec index), then the opponents up to its next decision."""
+        reward, terminated, truncated, refusal = self.advance(action)
+        info = self._info()
+        if refusal is not None:
+            info["illegal_action"] = refusal
+        return self._observation(), reward, terminated, truncated, info
+
+    def advance(self, action: Any) -> tuple[float, bool, bool, str | None]:
+        """What :meth:`step` does, without building the observation: the reward, terminated, truncated, and the
+        refusal of an illegal action in ``illegal_action="lose"`` mode (else ``None``)."""
         state = self.state
         if state.is_terminal() or self._forfeited:
             raise ValueError(f"action {action!r}: the episode is over; call reset()")
@@ -298,11 +311,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
             if self.illegal_action == "raise":
                 raise
             self._forfeited = True
-            info = {"action_mask": np.zeros(self.game.num_actions, dtype=np.int8), "illegal_action": str(refusal)}
-            observation = self._observation()
-            if isinstance(observation, dict):
-                observation["action_mask"] = np.zeros(self.game.num_actions, dtype=np.int8)
-            return observation, -1.0, True, False, info
+            return -1.0, True, False, str(refusal)
         self._steps += 1
         seats = state.to_act()
         if state.decision is Decision.TURN or len(seats) == 1:
@@ -313,7 +322,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         terminated = state.is_terminal()
         reward = self._reward(state.returns()) if terminated else 0.0
         truncated = not terminated and self._steps >= self.max_steps
-        return self._observation(), reward, terminated, truncated, self._info()
+        return reward, terminated, truncated, None
 
     def render(self) -> str | None:
         """ANSI: the game's text of the learner's observation."""
@@ -358,8 +367,17 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
             state.apply(seat, answers[i].action)
 
     # ------------------------------------------------------------------ what the learner receives
+    def observe_into(self, tensor: NDArray[np.float32], mask: NDArray[np.int8]) -> None:
+        """Write the learner's observation tensor and mask into ``tensor`` and ``mask`` (rows of the batched
+        environment's arrays): the same numbers as :meth:`step` returns, with no new arrays."""
+        tensor.fill(0.0)
+        self.encoder.fill(self.state.observe(self.seat), tensor)
+        mask[:] = self._current_mask()
+
     def _current_mask(self) -> NDArray[np.int8]:
-        """The learner's mask now (read-only, shared: copy it before changing it)."""
+        """The learner's mask now (read-only, shared: copy it before changing it); all 0 after a forfeit."""
+        if self._forfeited:
+            return self._no_actions
         mask = self._masks.mask(self.state, self.seat)
         end = self._end_game
         if end is not None and mask[end] and mask.sum() > 1:  # the training aid: "end game" while moves remain
@@ -426,7 +444,12 @@ def register() -> None:
     """Register the three environments with Gymnasium (done on import; repeating it is harmless)."""
     for env_id, game in ENVIRONMENTS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:OakwoodEnv", kwargs={"game": game})
+            gymnasium.register(
+                id=env_id,
+                entry_point=f"{__name__}:OakwoodEnv",
+                vector_entry_point="oakwood.rl.vector:OakwoodVectorEnv",  # make_vec's default: the batched env
+                kwargs={"game": game},
+            )
 
 
 register()
