@@ -25,7 +25,8 @@ import oakwood.rl.gymnasium  # noqa: F401  (registers the environments)
 from oakwood.rl.gymnasium import OakwoodEnv
 from oakwood.rl.opponents import Pool
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE = EXAMPLES / "train_maskable_ppo.py"
 
 
 @pytest.fixture(autouse=True)
@@ -33,8 +34,8 @@ def one_thread() -> None:
     torch.set_num_threads(1)  # tiny networks: threads only cost (and the machine is shared)
 
 
-def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
+def example(path: Path = EXAMPLE) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -114,3 +115,30 @@ def test_the_maskable_ppo_example_trains_evaluates_and_is_seeded(tmp_path: Path)
     weights = [m.policy.state_dict() for m in (first, again, other)]
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])  # seeded: the same run
     assert not all(torch.equal(weights[0][k], weights[2][k]) for k in weights[0])
+
+
+def test_the_self_play_example_keeps_frozen_past_selves_and_plots_its_curve(tmp_path: Path) -> None:
+    module = example(EXAMPLES / "self_play_maskable_ppo.py")
+    out = tmp_path / "curve.png"
+    argv = ["--generations", "2", "--steps", "128", "--n-steps", "64", "--batch-size", "32", "--eval-games", "4"]
+    curve = module.main([*argv, "--out", str(out)])
+    assert out.stat().st_size > 0
+    results = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert results["curve"] == curve and [point["generation"] for point in curve] == [1, 2]
+    assert results["pool"] == 4  # the random bot, generation 0, and a frozen copy after each generation
+    for point in curve:
+        for key in ("against_generation_0", "against_previous", "against_random"):
+            assert point[key]["games"] == 4 and point[key]["low"] <= point[key]["win_share"] <= point[key]["high"]
+
+    model, pool, _ = module.self_play(2, 128, 2, seed=3, n_steps=64, batch_size=32)
+    untrained = MaskablePPO("MlpPolicy", OakwoodEnv("barrell", obs_type="tensor"), seed=3, device="cpu")
+    snapshots = [member.policy.state_dict() for member in pool.members[1:]]
+    now = model.policy.state_dict()
+
+    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return all(torch.equal(a[k], b[k]) for k in a)
+
+    assert pool.members[0] == "random" and len(snapshots) == 3
+    assert same(snapshots[0], untrained.policy.state_dict())  # generation 0 stayed as it was made: frozen
+    assert not same(snapshots[0], snapshots[1]) and not same(snapshots[1], snapshots[2])  # each generation learnt
+    assert same(snapshots[2], now)  # the last copy is the final model
