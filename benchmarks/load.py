@@ -11,8 +11,14 @@ memory: its resident set (``VmRSS`` in ``/proc/PID/status``) idle before the tab
 with the tables it was given. ``--seats`` sets every seat (``human,expert,expert``: the one person and two
 searching bots), for the memory of many tables with bots that keep search trees.
 
+``--expert-tables N`` adds N more tables where searching bots think nearly all the time (``--expert-game``,
+``--expert-seats``: S'Quarrels, a person and three experts), played by clients of their own; the latency of
+the ``--tables`` people is reported apart from theirs: what a person sees while bots think elsewhere.
+``--bot-processes`` is the server's (0: bots search in the server's threads).
+
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --tables 200 --seconds 120 --game squarrels --seats human,expert,expert,expert
+    python benchmarks/load.py --tables 200 --expert-tables 12 --seconds 90
 """
 
 from __future__ import annotations
@@ -135,13 +141,16 @@ class Load:
                     await ws.send(json.dumps(move))
 
 
-async def run(args: argparse.Namespace, base: str) -> Load:
-    load = Load(base, args.game, seats_of(args), args.think, 0.0)
-    load.until = time.monotonic() + args.seconds
+async def run(args: argparse.Namespace, base: str) -> tuple[Load, Load]:
+    """The people's tables and the experts' tables, played side by side until ``--seconds`` are up."""
+    until = time.monotonic() + args.seconds
+    load = Load(base, args.game, seats_of(args), args.think, until)
+    experts = Load(base, args.expert_game, args.expert_seats.split(","), args.think, until)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
-        await asyncio.gather(*(load.table(http) for _ in range(args.tables)))
-    return load
+        tables = [load.table(http) for _ in range(args.tables)]
+        await asyncio.gather(*tables, *(experts.table(http) for _ in range(args.expert_tables)))
+    return load, experts
 
 
 def seats_of(args: argparse.Namespace) -> list[str]:
@@ -172,12 +181,18 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before each move")
     parser.add_argument("--bot-pace", default="0.8", help="the server's --bot-pace (0.8: as oakwood serve runs)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing its stats here")
+    parser.add_argument("--expert-tables", type=int, default=0, help="tables of searching bots beside the people's")
+    parser.add_argument("--expert-game", default="squarrels")
+    parser.add_argument("--expert-seats", default="human,expert,expert,expert")
+    parser.add_argument("--bot-processes", help="the server's --bot-processes (default: its own, one a core)")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         profiler = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
+        if args.bot_processes is not None:
+            serve += ["--bot-processes", args.bot_processes]
         command = [sys.executable, *profiler, *serve]
         server = subprocess.Popen([*command, "--db", f"sqlite:///{folder}/load.db"], env=env, stdout=subprocess.DEVNULL)
         try:
@@ -190,7 +205,7 @@ def main() -> None:
                     time.sleep(0.1)
             cpu_before, started = cpu_seconds(server.pid), time.monotonic()
             with Memory(server.pid) as memory:
-                load = asyncio.run(run(args, base))
+                load, experts = asyncio.run(run(args, base))
             elapsed = time.monotonic() - started
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
@@ -205,6 +220,13 @@ def main() -> None:
     print(f"games finished {load.games}, errors {len(load.errors)} {sorted(set(load.errors))}")
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
     print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
+    if args.expert_tables:
+        e50, e95 = (percentile(experts.latencies, q) for q in (0.5, 0.95))
+        print(
+            f"beside {args.expert_tables} tables of {args.expert_game} ({args.expert_seats}, bot processes "
+            f"{args.bot_processes or 'default'}): {len(experts.latencies)} moves there, "
+            f"{experts.games} games finished, their own move to update p50 {e50:.1f} ms, p95 {e95:.1f} ms"
+        )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
     grown = memory.last - memory.idle
     print(

@@ -8,15 +8,18 @@ import os
 import random
 import signal
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from oakwood.agents import make_agent
+from oakwood.agents.ismcts import ISMCTSAgent
 from oakwood.agents.levels import level_settings
 from oakwood.engine import Rng, State, load
 from oakwood.engine.agent import PlayerView
+from oakwood.web import search_pool
 from oakwood.web.search_pool import SearchPool
 
 from .conftest import create, hello, play_out, receive, send
@@ -118,3 +121,30 @@ def test_a_worker_that_dies_is_replaced_and_the_game_goes_on(server: Callable[..
         last = play_out(ws, update)
     assert last["observation"]["terminal"] and last["table"]["status"] == "finished"
     assert pool._workers[0] is not worker, "a new worker took the dead one's place"
+
+
+class NoProcesses:
+    """A worker that can never run (a host that forbids processes): every job finds it broken."""
+
+    def submit(self, *args: object, **kwargs: object) -> None:
+        raise BrokenProcessPool("no processes here")
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def test_when_no_worker_will_run_the_bots_think_in_the_servers_threads(
+    server: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = server(bot_seconds=0.05, bot_processes=1)
+    pool: SearchPool = client.app.state.registry.searches  # type: ignore[attr-defined]
+    monkeypatch.setattr(search_pool, "ProcessPoolExecutor", lambda **settings: NoProcesses())
+    for _ in range(2):  # a room whose bot fell back to a thread keeps it there: a second table tries again
+        answer = create(client, "barrell", ["human", "expert"])
+        with client.websocket_connect(f"/ws/tables/{answer['table']['id']}") as ws:
+            last = play_out(ws, hello(ws, answer["token"]))
+        assert last["table"]["status"] == "finished"
+        room = client.app.state.registry.get(answer["table"]["id"])  # type: ignore[attr-defined]
+        bot = room.agents[(1, "expert")]
+        assert isinstance(bot, ISMCTSAgent) and bot.seconds == 0.05, "the expert searched in a thread, not at random"
+    assert not pool.usable, "after three dead workers in a row the pool is given up on"

@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Coroutine
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -425,13 +426,18 @@ class Room:
         """The move of the bot at ``seat`` now, as a codec index, and its reaction delay: a searching bot
         thinks in a worker process (handed one of the seat's worlds, see :mod:`.search_pool`), any other in a
         thread (handed a snapshot view)."""
-        table, level = self.table, self._level(seat)
-        if self.searches is not None and level_bot(table.game, level) == "ismcts" and (seat, level) not in self._agents:
+        table, level, searches = self.table, self._level(seat), self.searches
+        in_worker = searches is not None and searches.usable and level_bot(table.game, level) == "ismcts"
+        if searches is not None and in_worker and (seat, level) not in self._agents:
             key = (table.id, seat, level)
             self._searching.add(key)
             world = table.state.determinize(seat, self._world_rng).to_notation()
-            action, delay = await self.searches.act(key, self._recipe(seat, level), seat, world)
-            return action, DEFAULT_REACTION if delay is None else delay
+            try:
+                action, delay = await searches.act(key, self._recipe(seat, level), seat, world)
+            except BrokenProcessPool:  # no worker would run: this move is thought here, in a thread
+                logger.warning("the bot at seat %d of table %s searches in a thread: its worker died", seat, table.id)
+            else:
+                return action, DEFAULT_REACTION if delay is None else delay
         agent = self._agent(seat)
         view = PlayerView.for_agent(table.state, seat, agent, self._world_rng)
         answer = await asyncio.get_running_loop().run_in_executor(self.executor, agent.act, view)

@@ -11,15 +11,16 @@ What comes back is the action's codec index and a reaction delay, which the tabl
 
 Each bot lives in one worker for as long as its table needs it (its tree stays there between moves, bounded
 by ``RoomSettings.bot_keep_nodes``): it is placed in the worker holding the fewest bots and let go when its
-game ends or its table closes. Workers run at a lower CPU priority than the server (``nice`` 10), so the
-event loop takes a core whenever it needs one and searches use what is left. A worker that dies is replaced;
-its bots start again with empty trees.
+game ends or its table closes. Workers run below the server's CPU priority (Linux's ``SCHED_IDLE`` policy,
+else ``nice`` 10), so the event loop takes a core whenever it needs one and searches use what is left. A
+worker that dies is replaced; its bots start again with empty trees.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import signal
@@ -37,8 +38,13 @@ from oakwood.engine.agent import Choice, PlayerView
 #: A bot: its table, its seat and its level (a person's seat covered by a bot has a level of its own).
 BotKey = tuple[str, int, str]
 
-#: The CPU priority of the workers: below the server's (0), so a person's move comes first.
+#: The niceness of the workers where ``SCHED_IDLE`` is not to be had: below the server's (0), so a person's
+#: move comes first.
 WORKER_NICENESS = 10
+#: Workers dead in a row before the pool is given up on (see :attr:`SearchPool.usable`).
+GIVE_UP_AFTER = 3
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,13 @@ class SearchPool:
         self._context = multiprocessing.get_context("forkserver")
         self._workers: list[ProcessPoolExecutor | None] = [None] * processes
         self._home: dict[BotKey, int] = {}
+        self._broken_in_a_row = 0
+
+    @property
+    def usable(self) -> bool:
+        """False once workers have died :data:`GIVE_UP_AFTER` times in a row (a host that forbids processes,
+        or a worker that cannot start): the rooms then let their bots think in the server's threads."""
+        return self._broken_in_a_row < GIVE_UP_AFTER
 
     @property
     def processes(self) -> int:
@@ -79,13 +92,19 @@ class SearchPool:
         for attempt in range(2):
             worker = self._worker(index)
             try:
-                return await loop.run_in_executor(worker, _think, key, recipe, seat, world)
+                answer = await loop.run_in_executor(worker, _think, key, recipe, seat, world)
             except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, and the bot anew
                 if self._workers[index] is worker:
                     self._workers[index] = None
                     worker.shutdown(wait=False, cancel_futures=True)
-                if attempt:
+                    self._broken_in_a_row += 1
+                    if not self.usable:
+                        logger.error("bot worker processes keep dying: searching bots think in the server's threads")
+                if attempt or not self.usable:
                     raise
+            else:
+                self._broken_in_a_row = 0
+                return answer
         raise AssertionError("unreachable")
 
     def forget(self, keys: Iterable[BotKey]) -> None:
@@ -139,6 +158,8 @@ _games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game[Any]] = {}
 def _start_worker() -> None:
     """A worker yields the CPU to the server, and leaves Ctrl-C and SIGTERM to it (it is stopped by it)."""
     os.nice(WORKER_NICENESS)
+    with contextlib.suppress(AttributeError, OSError):  # Linux: run only when no ordinary process wants the CPU
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
