@@ -172,7 +172,7 @@ def test_vectorised_batch_rollouts() -> None:
     finished: list[float] = []
     for _ in range(400):
         masks = obs["action_mask"]
-        actions = np.array([legal_random(m, rng) if m.any() else 0 for m in masks])
+        actions = np.array([legal_random(m, rng) for m in masks])  # same-step auto-reset: every mask has one
         obs, rewards, terminated, _, _ = envs.step(actions)
         finished += [float(r) for r, done in zip(rewards, terminated, strict=True) if done]
         if len(finished) >= 6:

@@ -172,6 +172,20 @@ def test_a_pool_draws_each_episodes_opponent_with_the_seeded_generator_and_takes
     assert drawn.count(late) > drawn.count(second) > 0  # 3 to 1
 
 
+def test_a_pool_passed_through_gymnasium_make_and_make_vec_is_shared_so_members_added_later_play() -> None:
+    pool = Pool(["random"])
+    env = gymnasium.make("oakwood/Barrell-v0", players=2, opponents=pool)
+    vector = gymnasium.make_vec("oakwood/Barrell-v0", num_envs=2, players=2, opponents=pool)
+    assert env.unwrapped.opponents[0] is pool and all(e.opponents[0] is pool for e in vector.unwrapped.envs)
+    late = FirstLegal()
+    pool.add(late)
+    drawn = []
+    for episode in range(12):
+        env.reset(seed=episode)
+        drawn.append(env.unwrapped.agents[1])
+    assert late in drawn
+
+
 def test_a_list_gives_each_other_seat_its_own_kind_of_opponent() -> None:
     bot = FirstLegal()
     env = og.OakwoodEnv(
