@@ -16,13 +16,14 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+# Game is imported at run time, not only for type checking: compiled by mypyc, the PlayerView dataclass's
+# annotations refer to Game's native type object, which is NULL (a segfault on import) unless game.py has run.
+from .game import Game
 from .rng import Rng
 from .state import Decision, State
 
 if TYPE_CHECKING:
     import random
-
-    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,10 @@ class Event:
         )
 
 
-Chain = tuple[Any, "Chain"] | None
+# A chain is None or a pair (item, rest) whose rest is a chain. It is not written as the recursive alias
+# ``tuple[Any, "Chain"] | None``: mypyc maps a fixed-length tuple to an unboxed C struct of its items, so it
+# unfolds that alias without end and overflows its stack (the compiler dies of SIGSEGV, saying nothing).
+Chain = tuple[Any, Any] | None
 
 
 def chain_items(chain: Chain) -> list[Any]:

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import ActionCodec
 from .errors import InvalidActionError, InvalidNotationError, InvalidOptionError, InvariantError, OakwoodError, shown
+from .native import mypyc_attr
 from .options import Options
 from .rng import SEED_MAX, SEED_MIN, Rng, check_seed
 from .state import Decision, State
@@ -58,6 +59,8 @@ def check_position(state: State) -> None:
 O = TypeVar("O", bound=Options)  # noqa: E741
 
 
+# Compiled by mypyc: a game left interpreted may still subclass Game (see State).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC, Generic[O]):
     """Base class of every game. Subclasses set the class attributes and implement the hooks."""
 

@@ -19,6 +19,7 @@ from operator import itemgetter
 from typing import TypeVar
 
 from .errors import shown
+from .native import mypyc_attr
 
 T = TypeVar("T")
 
@@ -54,6 +55,9 @@ def _key(seed: int) -> bytes:
     return digest.digest()
 
 
+# Compiled by mypyc, ``Rng.__new__(Rng)`` (clone) would call ``__init__`` without arguments unless the class
+# admits interpreted subclasses; then it skips ``__init__`` as in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rng:
     """A reproducible stream of 64-bit words. ``seed`` is any integer; ``counter`` counts words drawn."""
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from .errors import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError, shown
 from .events import Chain, Event, chain_items
+from .native import mypyc_attr
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -34,6 +35,10 @@ class Decision(StrEnum):
     NONE = "none"  # the game is over
 
 
+# Compiled by mypyc, a native class admits interpreted subclasses only when it says so (a game left
+# interpreted, a test's toy game); and only then does ``cls.__new__(cls)`` (how clones are made) skip
+# ``__init__`` as in Python instead of calling it without arguments.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One match in progress. Games subclass it and implement the underscore hooks."""
 

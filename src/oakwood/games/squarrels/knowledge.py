@@ -145,7 +145,8 @@ def replay(known: Known, log: Log, players: int) -> Known:
     while log is not None:
         events.append(log[0])
         log = log[1]
-    for event in reversed(events):
+    events.reverse()  # not ``reversed(events)``: mypyc (2.4.1) crashes on ``for … in reversed(a list of Any)``
+    for event in events:
         kind = event[0]
         if kind == "reveal":  # the plays of one Quarrel comparison: (card, seat) pairs
             for card, seat in event[1]:

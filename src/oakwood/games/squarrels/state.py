@@ -6,9 +6,10 @@ The Deck is a list whose end is its top. Seats are 0-based here; people see them
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from oakwood.engine import Decision, InvariantError, Rng, State
+from oakwood.engine.native import mypyc_attr
 
 from . import actions as A
 from . import knowledge as K
@@ -112,6 +113,8 @@ def new_legal_memos() -> dict[str, LegalMemo]:
     return {phase: LegalMemo() for phase in (DRAWING, STORING, QUARREL)}
 
 
+# See State: compiled by mypyc, ``_clone``'s ``cls.__new__(cls)`` skips ``__init__`` only with this.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SQuarrelsState(State):
     """One S'Quarrels match: rounds until a player reaches the target score (or a single round)."""
 
@@ -123,7 +126,8 @@ class SQuarrelsState(State):
         "whirl_forced", "winners_",
     )  # fmt: skip
 
-    game: SQuarrels
+    # ``game`` keeps the base's type ``Game[Any]``: mypyc gives an attribute one type in every class (a
+    # subclass may not narrow it), so the one reader of S'Quarrels' own game fields casts.
     opts: SQuarrelsOptions
 
     # -- zones
@@ -697,7 +701,8 @@ class SQuarrelsState(State):
         self.emit("match_end", {"winners": winners, "totals": self.totals[:]})
 
     # ================================================================== engine hooks
-    def _to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (no check needed: the fast path, see below)."""
         cached = self._act_cache
         if cached is None:
             cached = _SEATS[self.active] if self.phase in _TURN_PHASES else self._compute_to_act()
@@ -825,15 +830,23 @@ class SQuarrelsState(State):
         self.emit("end_turn", {"seat": seat})
         self._end_turn()
 
-    def _is_terminal(self) -> bool:
+    def is_terminal(self) -> bool:
+        """Whether the match is over (no check needed: the fast path, see below)."""
         return self.phase == OVER
 
     # ------------------------------------------------------------------ the fast checked path
     # Simulation and search call these public methods millions of times, and the generic wrappers cost
     # about twenty Python calls per step. These overrides make exactly the same checks with a few calls,
     # and hand every refusal to the generic State method so errors stay identical (benchmarks/README.md).
-    to_act = _to_act  # no check needed: the hook itself
-    is_terminal = _is_terminal
+    # ``to_act`` and ``is_terminal`` are the hooks themselves (above), and the hooks call them. They were class
+    # attribute aliases (``to_act = _to_act``), which mypyc cannot compile (an alias of a method in a class
+    # body crashes its vtable builder or the class's creation): defined under the public name, the hot path
+    # still costs one call.
+    def _to_act(self) -> tuple[int, ...]:
+        return self.to_act()
+
+    def _is_terminal(self) -> bool:
+        return self.is_terminal()
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
@@ -855,14 +868,18 @@ class SQuarrelsState(State):
         else:
             # Legality depends only on the phase, the Whirlwind flag and the hand, so tuples are memoised per
             # game (per options): computing them afresh was a third of a simulation step.
-            memo = (self.game.forced_legal_memo if self.whirl_forced else self.game.legal_memo)[phase]
+            game = cast("SQuarrels", self.game)
+            memo = (game.forced_legal_memo if self.whirl_forced else game.legal_memo)[phase]
             found = memo.exact.get(tuple(self.hands[seat]))
             legal = self._memo_miss(memo, seat) if found is None else found
         self._cache_seat = seat
         self._cache = legal
         return legal
 
-    _legal_actions = legal_actions  # the hook: for a seat that is to act, the checks above always pass
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        # The hook: for a seat that is to act, the checks of ``legal_actions`` always pass. (Not an alias
+        # ``_legal_actions = legal_actions``: mypyc cannot compile one.)
+        return self.legal_actions(seat)
 
     def apply(self, seat: int, action: Any) -> None:
         """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
