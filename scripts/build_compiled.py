@@ -25,10 +25,16 @@ SOURCE = ROOT / "src" / "oakwood"
 #: - errors.py holds InvariantError(RuntimeError), and mypyc cannot make a native class of a RuntimeError
 #:   subclass (only of Exception, ValueError, LookupError, IndexError, Warning);
 #: - agent.py's ``@runtime_checkable class Agent(Protocol)``: compiled, the class is no longer a protocol to
-#:   typing, and the decorator raises TypeError on import.
-ENGINE_SKIPPED = {"agent.py", "errors.py"}
+#:   typing, and the decorator raises TypeError on import;
+#: - options.py (here and in every game): compiled, a frozen dataclass converts or refuses its field values on
+#:   entry (``target_score=True`` became 1, a float raised TypeError instead of InvalidOptionError), and its
+#:   instances no longer unpickle (FrozenInstanceError), so neither did games and states.
+ENGINE_SKIPPED = {"agent.py", "errors.py", "options.py"}
 
-#: Per game, modules left interpreted (none so far).
+#: Modules of every game left interpreted (see above).
+GAME_SKIPPED_ALWAYS = {"options.py"}
+
+#: Per game, further modules left interpreted (none so far).
 GAME_SKIPPED: dict[str, set[str]] = {}
 
 
@@ -50,7 +56,7 @@ def modules(staged: Path, games: list[str]) -> list[str]:
         if path.name not in ENGINE_SKIPPED
     ]
     for game in games:
-        skipped = GAME_SKIPPED.get(game, set())
+        skipped = GAME_SKIPPED_ALWAYS | GAME_SKIPPED.get(game, set())
         chosen += [
             f"oakwood/games/{game}/{path.name}"
             for path in sorted((staged / "oakwood" / "games" / game).glob("*.py"))

@@ -50,13 +50,13 @@ class ActionCodec(Generic[A]):
         except (KeyError, TypeError):
             raise InvalidActionError(f"{shown(action)} is not an action of this game") from None
 
-    def decode(self, index: int) -> A:
+    def decode(self, index: object) -> A:
         """The action with this integer; :class:`InvalidActionError` when out of range."""
         if type(index) is not int or not 0 <= index < len(self.actions):
             raise InvalidActionError(f"action index {shown(index)} is outside 0..{len(self.actions) - 1}")
         return self.actions[index]
 
-    def parse(self, text: str) -> A:
+    def parse(self, text: object) -> A:
         """The action whose canonical text is ``text`` (case and surrounding spaces ignored)."""
         if not isinstance(text, str):
             raise InvalidActionError(f"an action is written as text, not {shown(text)}")

@@ -181,11 +181,11 @@ class Game(ABC, Generic[O]):
         """The codec integer of an action."""
         return self.codec.encode(action)
 
-    def decode(self, index: int) -> Hashable:
+    def decode(self, index: object) -> Hashable:
         """The action with this codec integer."""
         return self.codec.decode(index)
 
-    def parse_action(self, text: str) -> Hashable:
+    def parse_action(self, text: object) -> Hashable:
         """An action from its canonical text, or from its text as the screen shows it (``normalise_move``);
         :class:`InvalidActionError` if there is none."""
         if isinstance(text, str):
@@ -201,7 +201,7 @@ class Game(ABC, Generic[O]):
         """A move typed as the screen shows it (suit symbols, names) in canonical text; games override it."""
         return text
 
-    def new_state(self, players: int | None = None, seed: int = 0) -> State:
+    def new_state(self, players: object = None, seed: object = 0) -> State:
         """A freshly dealt match for ``players`` seats (default: the minimum), seeded by ``seed``."""
         count = self.min_players if players is None else players
         if type(count) is not int or not self.min_players <= count <= self.max_players:
@@ -213,9 +213,10 @@ class Game(ABC, Generic[O]):
                 check_seed(seed)
             except ValueError as exc:
                 raise InvalidOptionError(f"seed: {exc}") from None
+            raise AssertionError("unreachable: check_seed raised")
         return self._new_state(count, seed)
 
-    def from_notation(self, text: str) -> State:
+    def from_notation(self, text: object) -> State:
         """The position written in the game's notation; :class:`InvalidNotationError` says where it is bad.
 
         Only a real position of the game loads: the game's reader refuses what it knows to be inconsistent,

@@ -63,9 +63,9 @@ class Rng:
 
     __slots__ = ("_block", "_block_no", "_key", "counter", "seed")
 
-    def __init__(self, seed: int, counter: int = 0) -> None:
+    def __init__(self, seed: object, counter: object = 0) -> None:  # object: checked here (see State.apply)
         if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # ``check_seed``, called only to raise
-            check_seed(seed)
+            seed = check_seed(seed)
         if type(counter) is not int or not 0 <= counter <= COUNTER_MAX:
             raise ValueError(f"a generator counter is a whole number between 0 and 2**64 - 1, not {shown(counter)}")
         self.seed = seed

@@ -134,7 +134,10 @@ class State(ABC):
         """``turn``, ``commit``, ``race`` or ``none`` (terminal)."""
         return self._decision()
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    # The public methods take ``seat: object`` (and games' overrides too): they are the trust boundary and check
+    # the type themselves. Compiled by mypyc, a parameter typed ``int`` would be converted on entry, so a bool
+    # would pass as a seat and a float would raise TypeError instead of NotYourTurnError.
+    def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         # The type test comes first: 1.0 and True compare equal to seat 1 and would pass the membership test.
         if type(seat) is int and seat in self._to_act():
@@ -143,11 +146,11 @@ class State(ABC):
         self._check_seat_number(seat)
         return ()
 
-    def legal_mask(self, seat: int) -> list[bool]:
+    def legal_mask(self, seat: object) -> list[bool]:
         """A boolean per codec index, true where the action is legal for ``seat`` now."""
         return self.game.codec.mask(self.legal_actions(seat))
 
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: object, action: Action) -> None:
         """Validate and perform ``seat``'s ``action``.
 
         Raises :class:`GameOverError`, :class:`NotYourTurnError`, :class:`InvalidActionError` (not an
@@ -157,7 +160,7 @@ class State(ABC):
         if type(seat) is not int or seat not in self._to_act():  # a finished game has nobody to act
             if self._is_terminal():
                 raise GameOverError("the game is over; no more actions are accepted")
-            self._check_seat_number(seat)
+            seat = self._check_seat_number(seat)
             waiting = ", ".join(f"P{s + 1}" for s in self._to_act())
             raise NotYourTurnError(f"P{seat + 1} may not act now; waiting for {waiting}")
         if action not in self._legal_actions(seat):
@@ -167,7 +170,7 @@ class State(ABC):
         self._apply(seat, action)
         self._history = ((seat, action), self._history)
 
-    def apply_index(self, seat: int, index: int) -> None:
+    def apply_index(self, seat: object, index: object) -> None:
         """:meth:`apply` for an action given by its codec integer."""
         self.apply(seat, self.game.codec.decode(index))
 
@@ -191,13 +194,11 @@ class State(ABC):
             out[seat] = 1.0 / len(winners)
         return out
 
-    def observe(self, seat: int | None) -> dict[str, Any]:
+    def observe(self, seat: object) -> dict[str, Any]:
         """What ``seat`` knows (``None``: a spectator), as JSON-ready data. The only view ever sent out."""
-        if seat is not None:
-            self._check_seat_number(seat)
-        return self._observe(seat)
+        return self._observe(None if seat is None else self._check_seat_number(seat))
 
-    def determinize(self, seat: int, rng: random.Random | Rng) -> Self:
+    def determinize(self, seat: object, rng: random.Random | Rng) -> Self:
         """A world: a full state consistent with ``observe(seat)``, everything hidden from ``seat`` re-sampled.
 
         The world holds no trace of the truth beyond what ``seat`` knows: the game re-deals every hidden card
@@ -206,7 +207,7 @@ class State(ABC):
         So ``world.replay()``, ``world.events``, ``world.to_notation()`` and ``world.to_json()`` reveal nothing
         hidden from ``seat``, and search can still play the world out.
         """
-        self._check_seat_number(seat)
+        seat = self._check_seat_number(seat)
         source = Rng.from_random(rng)
         world = self._determinize(seat, source)
         world.rng = Rng(source.next_u64())
@@ -250,11 +251,10 @@ class State(ABC):
         """Every event so far, oldest first (hidden parts included: use :meth:`events_seen_by` to show)."""
         return [Event(*parts) for parts in chain_items(self._log)]
 
-    def events_seen_by(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    def events_seen_by(self, seat: object, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, each in the form ``seat`` may see."""
-        if seat is not None:
-            self._check_seat_number(seat)
-        return [event.view(seat) for event in self.events[since:]]
+        viewer = None if seat is None else self._check_seat_number(seat)
+        return [event.view(viewer) for event in self.events[since:]]
 
     @property
     def history(self) -> list[tuple[int, Action]]:
@@ -306,7 +306,8 @@ class State(ABC):
         options = "".join(f", {k}={v!r}" for k, v in self.game.options.changed().items())
         return f"oakwood.load({self.game.name!r}{options}).from_notation({self.to_notation()!r})"
 
-    def _check_seat_number(self, seat: object) -> None:
-        """Refuse anything but an ``int`` naming a seat of this game (a float, a bool, a string…)."""
+    def _check_seat_number(self, seat: object) -> int:
+        """``seat`` if it is an ``int`` naming a seat of this game; refuse anything else (a float, a bool…)."""
         if type(seat) is not int or not 0 <= seat < self.num_players:
             raise NotYourTurnError(f"there is no seat {shown(seat)} in a {self.num_players}-player game")
+        return seat

@@ -478,7 +478,7 @@ class BarrellState(EndOfBattle):
     # ``seat is self.active``: ``is``, not ``==``, because 1.0 and True equal seat 1 but are not seats (small
     # ints are unique objects, so for a real seat identity is equality); ``active`` is -1 when nobody has
     # the turn, hence the ``>= 0``.
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         if seat is self.active and seat >= 0:
             phase = self.phase
@@ -495,7 +495,7 @@ class BarrellState(EndOfBattle):
             return legal if type(legal) is tuple else tuple(legal)
         return State.legal_actions(self, seat)  # type: ignore[return-value]  # Barrell's actions are Actions
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: object, action: Any) -> None:
         """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
         if seat is self.active and seat >= 0:
             phase = self.phase

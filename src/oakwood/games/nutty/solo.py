@@ -222,7 +222,7 @@ class SoloState(TreeState):
 
     to_act = _to_act  # no check needed: the hook itself
 
-    def legal_actions(self, seat: int) -> tuple[Act, ...]:
+    def legal_actions(self, seat: object) -> tuple[Act, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         # ``TreeState.legal_actions`` with its seat check written for the one seat (no ``_to_act`` call: this
         # runs once per step); anything but seat 0 in a running game goes to it for its answer or its error.

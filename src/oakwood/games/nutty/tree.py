@@ -196,7 +196,7 @@ class TreeState(State):
             legal = self._cache = self._compute_legal()
         return legal
 
-    def legal_actions(self, seat: int) -> tuple[Act, ...]:
+    def legal_actions(self, seat: object) -> tuple[Act, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         # ``is``, not ``==``: 1.0 and True equal seat 1 but are not seats, and NOBODY is no seat at all.
         if seat is self._cache_seat:
@@ -210,7 +210,7 @@ class TreeState(State):
         self._cache_seat = seat
         return legal
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: object, action: Any) -> None:
         """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
         if seat is self._cache_seat:
             legal = self._cache

@@ -848,7 +848,7 @@ class SQuarrelsState(State):
     def _is_terminal(self) -> bool:
         return self.is_terminal()
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""
         # ``is``, not ``==``: 1.0 and True equal seat 1 but are not seats; small ints are unique objects, so the
         # identity test is the equality test for real seats and costs nothing.
@@ -881,7 +881,7 @@ class SQuarrelsState(State):
         # ``_legal_actions = legal_actions``: mypyc cannot compile one.)
         return self.legal_actions(seat)
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: object, action: Any) -> None:
         """Validate and perform ``seat``'s ``action`` (the same checks and errors as ``State.apply``)."""
         if seat is self._cache_seat:  # only ever set for a seat that is to act (``is``: see legal_actions)
             legal = self._cache
