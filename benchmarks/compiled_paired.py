@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-FORMS = {"pure": ROOT / "src", "compiled": ROOT / "build" / "compiled"}
+FORMS = {"pure": ROOT / "src", "compiled": ROOT / "build" / "compiled"}  # the default pair (--form to change)
 
 CHILD = """
 import json, sys
@@ -35,16 +35,15 @@ print(json.dumps({{"file": oakwood.engine.State.__module__ and sys.modules["oakw
 """
 
 
-def measure(form: str, case: str, repeats: int, cpu: str) -> dict[str, object]:
+def measure(form: str, path: Path, case: str, repeats: int, cpu: str) -> dict[str, object]:
     """One process of one form: engine_speed's medians for the case."""
-    env = dict(os.environ, PYTHONPATH=str(FORMS[form]))
+    env = dict(os.environ, PYTHONPATH=str(path))
     code = CHILD.format(here=str(HERE), case=case, repeats=repeats)
     output = subprocess.run(
         ["taskset", "-c", cpu, sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
     ).stdout
     result: dict[str, object] = json.loads(output)
-    expected = "build/compiled" if form == "compiled" else "/src/"
-    assert expected in str(result["file"]), (form, result["file"])  # the form really is the one asked for
+    assert str(result["file"]).startswith(str(path)), (form, result["file"])  # the form really is the one asked for
     return result
 
 
@@ -54,28 +53,36 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--form",
+        action="append",
+        metavar="NAME=PATH",
+        help="two forms to pair (default: pure=src compiled=build/compiled)",
+    )
     args = parser.parse_args()
+    forms = {k: Path(v).resolve() for k, v in (f.split("=", 1) for f in args.form)} if args.form else FORMS
+    first, second = list(forms)
     cpu = str(min(os.sched_getaffinity(0)))
     rows: list[dict[str, dict[str, object]]] = []
     for r in range(args.rounds):
-        order = ["pure", "compiled"] if r % 2 == 0 else ["compiled", "pure"]
-        row = {form: measure(form, args.case, args.repeats, cpu) for form in order}
+        order = [first, second] if r % 2 == 0 else [second, first]
+        row = {form: measure(form, forms[form], args.case, args.repeats, cpu) for form in order}
         rows.append(row)
-        ratio = float(row["compiled"]["steps"]) / float(row["pure"]["steps"])  # type: ignore[arg-type]
+        ratio = float(row[second]["steps"]) / float(row[first]["steps"])  # type: ignore[arg-type]
         print(
-            f"round {r + 1}: steps/s pure {row['pure']['steps']:,.0f} compiled {row['compiled']['steps']:,.0f}"
+            f"round {r + 1}: steps/s {first} {row[first]['steps']:,.0f} {second} {row[second]['steps']:,.0f}"
             f" ({ratio:.2f}x)",
             file=sys.stderr,
             flush=True,
         )
-    print(f"{args.case}: {args.rounds} rounds (pure and compiled alternating), each the median of {args.repeats}")
+    print(f"{args.case}: {args.rounds} rounds ({first} and {second} alternating), each the median of {args.repeats}")
     for key, label in (("steps", "steps/s"), ("clones", "clone()/s"), ("worlds", "worlds/s")):
-        pure = [float(row["pure"][key]) for row in rows]  # type: ignore[arg-type]
-        compiled = [float(row["compiled"][key]) for row in rows]  # type: ignore[arg-type]
-        ratios = [c / p for c, p in zip(compiled, pure, strict=True)]
+        a = [float(row[first][key]) for row in rows]  # type: ignore[arg-type]
+        b = [float(row[second][key]) for row in rows]  # type: ignore[arg-type]
+        ratios = [y / x for x, y in zip(a, b, strict=True)]
         print(
-            f"  {label:10} pure median {statistics.median(pure):>10,.0f}  compiled median"
-            f" {statistics.median(compiled):>10,.0f}  ratio median {statistics.median(ratios):.2f}x"
+            f"  {label:10} {first} median {statistics.median(a):>10,.0f}  {second} median"
+            f" {statistics.median(b):>10,.0f}  ratio median {statistics.median(ratios):.2f}x"
             f" (pairs {' '.join(f'{x:.2f}' for x in ratios)})"
         )
     if args.json:
