@@ -13,7 +13,6 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, Self
 
 from .errors import InvalidOptionError, shown
-from .native import mypyc_attr
 
 
 def option(
@@ -45,8 +44,6 @@ class OptionInfo:
     ruling: str
 
 
-# Compiled by mypyc: a game left interpreted may still subclass Options (see State).
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Options:
     """Base class of every game's options. Subclasses are frozen dataclasses of :func:`option` fields."""
