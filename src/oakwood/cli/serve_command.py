@@ -180,8 +180,13 @@ def _proxies(
 
 
 def _check_port_free(host: str, port: int) -> None:
-    """Refuse in one line a port that another program holds (uvicorn would print a traceback)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    """Refuse in one line a port that another program holds (uvicorn would print a traceback). The probe is of
+    the host's own family: ``--host ::`` (every IPv6 network) or ``::1`` is an IPv6 address."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+    except socket.gaierror as exc:
+        raise CliInputError(f"--host {host}: {exc.strerror}") from None
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
