@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from oakwood.cli.errors import CliInputError
 from oakwood.cli.main import app
-from oakwood.cli.serve_command import _check_port_free
+from oakwood.cli.serve_command import _check_port_free, _local_address
 
 runner = CliRunner()
 
@@ -40,6 +40,16 @@ def test_an_ipv6_host_is_probed_as_ipv6_and_a_port_it_holds_is_refused(tmp_path:
         _check_port_free("::1", free_port_v6())  # an IPv6 host is not refused for being one (it was: AF_INET)
         with pytest.raises(CliInputError, match=f"port {port} is in use"):
             _check_port_free("::1", port)
+
+
+def test_the_address_printed_for_a_host_is_one_a_browser_opens() -> None:
+    assert [_local_address(h) for h in ("0.0.0.0", "::", "::1", "127.0.0.1", "games.lan")] == [
+        "127.0.0.1",
+        "[::1]",
+        "[::1]",
+        "127.0.0.1",
+        "games.lan",
+    ]
 
 
 def free_port_v6() -> int:

@@ -111,7 +111,7 @@ def serve(
             public_url=public,
             **({} if processes is None else {"bot_processes": processes}),
         )
-        shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        shown_host = _local_address(host)
         local = f"http://{shown_host}:{port_number}/"
         shown = local if public is None else f"{public}/ (listening at {local})"
         out.print(f"Oakwood is at {shown}  (Ctrl-C stops it)", soft_wrap=True)
@@ -177,6 +177,15 @@ def _proxies(
         except ValueError:
             raise CliInputError(f"--trusted-proxy {text}: not an IP address or network (or 'none')") from None
     return tuple(text.strip() for text in given)
+
+
+def _local_address(host: str) -> str:
+    """How this machine reaches a server listening on ``host``, as a URL writes it (IPv6 in brackets)."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
 
 def _check_port_free(host: str, port: int) -> None:
