@@ -78,10 +78,10 @@ Observation = dict[str, NDArray[Any]]
 
 # ---------------------------------------------------------------------- shared by both adapters
 def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
-    """The observation space of both adapters: the tensor and the action mask."""
+    """The observation space of both adapters: the tensor, within its fields' bounds, and the action mask."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(-np.inf, np.inf, shape=(encoder.size,), dtype=np.float32),
+            "observation": spaces.Box(*encoder.bounds(), shape=(encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         }
     )

@@ -11,6 +11,7 @@ Encoder``; the layout may depend on the player count and the options, never on t
 from __future__ import annotations
 
 import importlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,14 +38,25 @@ def relative_seats(seat: int | None, players: int) -> list[int]:
     return [(s - me) % players for s in range(players)]
 
 
+#: Bounds of a field that is a flag, a one-hot or a share: every number in [0, 1].
+UNIT = (0.0, 1.0)
+#: Bounds of a field that is never negative and has no upper bound the encoder can prove.
+NON_NEGATIVE = (0.0, math.inf)
+#: No bound at all (a score that may be negative, say): the default, so a bound is always a claim someone made.
+UNBOUNDED = (-math.inf, math.inf)
+
+
 @dataclass(frozen=True)
 class TensorField:
-    """A named slice of the tensor: ``size`` numbers from ``offset``, and what they mean."""
+    """A named slice of the tensor: ``size`` numbers from ``offset``, what they mean, and the bounds every one of
+    them stays within (``low``, ``high``; infinite where the encoder claims none)."""
 
     name: str
     offset: int
     size: int
     meaning: str
+    low: float = -math.inf
+    high: float = math.inf
 
 
 @dataclass
@@ -58,11 +70,14 @@ class Layout:
         """The length of the whole tensor."""
         return self.fields[-1].offset + self.fields[-1].size if self.fields else 0
 
-    def add(self, name: str, size: int, meaning: str) -> TensorField:
-        """Append a field of ``size`` numbers; its slice."""
+    def add(self, name: str, size: int, meaning: str, bounds: tuple[float, float] = UNBOUNDED) -> TensorField:
+        """Append a field of ``size`` numbers, each within ``bounds`` (low, high); its slice."""
         if any(f.name == name for f in self.fields):
             raise ValueError(f"field {name!r} twice")
-        added = TensorField(name, self.size, size, meaning)
+        low, high = bounds
+        if not low <= high:
+            raise ValueError(f"field {name!r}: bounds {bounds} are empty")
+        added = TensorField(name, self.size, size, meaning, float(low), float(high))
         self.fields.append(added)
         return added
 
@@ -89,6 +104,15 @@ class Encoder(ABC):
     def size(self) -> int:
         """The length of every tensor this encoder makes."""
         return self.layout.size
+
+    def bounds(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The lowest and the highest value of every number of the tensor (the fields' bounds; new arrays)."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for f in self.layout.fields:
+            low[f.offset : f.offset + f.size] = f.low
+            high[f.offset : f.offset + f.size] = f.high
+        return low, high
 
     def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
         """The tensor of one observation (a new array)."""

@@ -29,7 +29,7 @@ from oakwood.games.barrell.phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
+from oakwood.rl.tensors import DECISIONS, UNBOUNDED, UNIT, Encoder, Layout, relative_seats, seat_blocks
 
 PHASES = (MULLIGAN_PHASE, PLAY_PHASE, SWAP_PHASE, JOKERS, HEARTS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER)
 CARDS_TEXT = "54 cards in id order (A–K of clubs, diamonds, hearts, spades; red, black Joker)"
@@ -39,6 +39,8 @@ SCORE_SCALE = 40  # a battle score in forties (ten numbered cards, an Ace at 11,
 MULLIGAN_LIMIT = 3  # at most three cards set aside (BR-4)
 SUIT_COUNT = 5  # clubs, diamonds, hearts, spades, and the Jokers as a fifth "suit"
 RANK_COUNT = 14  # A … K, and the Jokers
+CARDS_PER_SUIT = 13.0  # the most cards of one suit (the two Jokers make a "suit" of 2): a hand's suit count bound
+CARDS_PER_RANK = 4.0  # the most cards of one rank (two Jokers): a hand's rank count bound
 
 
 #: The per-seat fields that are flags (0 or 1), each ``players`` wide.
@@ -97,89 +99,118 @@ class BarrellEncoder(Encoder):
             return seat_blocks(n, k)
 
         # -- the position as a whole
-        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
-        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
-        layout.add("terminal", 1, "1 when the game is over")
-        layout.add("battle", 1, f"battle number / {BATTLE_SCALE}, at most 1")
-        layout.add("drawn_streak", 1, "battles in a row without a sole winner / the limit that ends the game (BR-15)")
-        layout.add("deck_size", 1, f"cards in the Deck / {DECK_SIZE}")
-        layout.add("jack_of_diamonds", 1, "1 while a Jack of Diamonds cancels face cards (BR-11)")
-        layout.add("discard", DECK_SIZE, f"Discard pile: {CARDS_TEXT}")
-        layout.add("queen_zone", DECK_SIZE, f"Queen Zone: {CARDS_TEXT}")
+        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES), UNIT)
+        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS), UNIT)
+        layout.add("terminal", 1, "1 when the game is over", UNIT)
+        layout.add("battle", 1, f"battle number / {BATTLE_SCALE}, at most 1", UNIT)
         layout.add(
-            "cancelled", DECK_SIZE, f"Jacks played after the Jack of Diamonds, so without effect (BR-11): {CARDS_TEXT}"
+            "drawn_streak", 1, "battles in a row without a sole winner / the limit that ends the game (BR-15)", UNIT
+        )
+        layout.add("deck_size", 1, f"cards in the Deck / {DECK_SIZE}", UNIT)
+        layout.add("jack_of_diamonds", 1, "1 while a Jack of Diamonds cancels face cards (BR-11)", UNIT)
+        layout.add("discard", DECK_SIZE, f"Discard pile: {CARDS_TEXT}", UNIT)
+        layout.add("queen_zone", DECK_SIZE, f"Queen Zone: {CARDS_TEXT}", UNIT)
+        layout.add(
+            "cancelled",
+            DECK_SIZE,
+            f"Jacks played after the Jack of Diamonds, so without effect (BR-11): {CARDS_TEXT}",
+            UNIT,
         )
         # -- the observing seat's own cards
-        layout.add("hand", DECK_SIZE, f"own hand: {CARDS_TEXT}")
-        layout.add("hand_suits", SUIT_COUNT, "own hand: count per suit (clubs, diamonds, hearts, spades, Jokers)")
-        layout.add("hand_ranks", RANK_COUNT, "own hand: count per rank (A, 2–10, J, Q, K, Joker)")
-        layout.add("hand_size", 1, f"own hand size / {HAND_SIZE}")
-        layout.add("aside", DECK_SIZE, f"own cards set aside in the mulligan: {CARDS_TEXT}")
+        layout.add("hand", DECK_SIZE, f"own hand: {CARDS_TEXT}", UNIT)
+        layout.add(
+            "hand_suits",
+            SUIT_COUNT,
+            "own hand: count per suit (clubs, diamonds, hearts, spades, Jokers)",
+            (0.0, CARDS_PER_SUIT),
+        )
+        layout.add(
+            "hand_ranks", RANK_COUNT, "own hand: count per rank (A, 2–10, J, Q, K, Joker)", (0.0, CARDS_PER_RANK)
+        )
+        layout.add("hand_size", 1, f"own hand size / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add("aside", DECK_SIZE, f"own cards set aside in the mulligan: {CARDS_TEXT}", UNIT)
         layout.add(
             "unseen",
             DECK_SIZE,
             f"cards the seat cannot see anywhere ({CARDS_TEXT}): not in its hand, set aside, Discard, the Queen "
             "Zone, a field (face up or known), known or recalled in another hand — so in the Deck, unknown in "
             "a hand, or face down unknown",
+            UNIT,
         )
-        layout.add("my_gift", n, f"{per}: own hidden heart recipient (BR-5), one-hot")
+        layout.add("my_gift", n, f"{per}: own hidden heart recipient (BR-5), one-hot", UNIT)
         if self.split_gifts:
             layout.add(
                 "my_gifts",
                 len(GIFTABLE_CARDS) * n,
                 f"{len(GIFTABLE_CARDS)} giftable cards (A♥–10♥, K♥), each {per}: "
                 "own recipient of that card (split_per_card)",
+                UNIT,
             )
-        layout.add("provisional_known", 1, "1 when provisional scores are shown (joker_timing variant)")
-        layout.add("battle_scores_known", 1, "1 once this battle has been scored")
+        layout.add("provisional_known", 1, "1 when provisional scores are shown (joker_timing variant)", UNIT)
+        layout.add("battle_scores_known", 1, "1 once this battle has been scored", UNIT)
         # -- every seat's public facts (rotated)
-        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act")
-        layout.add("seat_active", n, f"{per}: 1 for the player whose turn it is")
-        layout.add("seat_first", n, f"{per}: 1 for the first player of this battle")
-        layout.add("seat_passed", n, f"{per}: 1 for a player who has passed this battle")
-        layout.add("seat_wins", n, f"{per}: battles won / {WINS_TO_WIN}")
-        layout.add("seat_winner", n, f"{per}: 1 for a winner of the game")
-        layout.add("seat_battle_winner", n, f"{per}: 1 for a winner of the last battle scored")
-        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_SIZE}")
-        layout.add("seat_aside_size", n, f"{per}: cards set aside in the mulligan / {MULLIGAN_LIMIT} (0 when hidden)")
-        layout.add("seat_aside_hidden", n, f"{per}: 1 when that count is hidden (simultaneous mulligan)")
-        layout.add("seat_must_commit", n, f"{per}: 1 for a seat that takes part in the pending hidden choice")
-        layout.add("seat_committed", n, f"{per}: 1 for a seat that has made its hidden choice (not which)")
-        layout.add("seat_provisional", n, f"{per}: provisional battle score / {SCORE_SCALE}")
-        layout.add("seat_battle_score", n, f"{per}: battle score / {SCORE_SCALE}")
-        layout.add("seat_field_size", n, f"{per}: cards in the field / {HAND_SIZE}")
-        layout.add("seat_field_face_up", n, f"{per}: face-up cards in the field / {HAND_SIZE}")
-        layout.add("seat_field_hidden", n, f"{per}: face-down cards the observer cannot identify / {HAND_SIZE}")
+        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act", UNIT)
+        layout.add("seat_active", n, f"{per}: 1 for the player whose turn it is", UNIT)
+        layout.add("seat_first", n, f"{per}: 1 for the first player of this battle", UNIT)
+        layout.add("seat_passed", n, f"{per}: 1 for a player who has passed this battle", UNIT)
+        layout.add("seat_wins", n, f"{per}: battles won / {WINS_TO_WIN}", UNIT)
+        layout.add("seat_winner", n, f"{per}: 1 for a winner of the game", UNIT)
+        layout.add("seat_battle_winner", n, f"{per}: 1 for a winner of the last battle scored", UNIT)
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add(
+            "seat_aside_size", n, f"{per}: cards set aside in the mulligan / {MULLIGAN_LIMIT} (0 when hidden)", UNIT
+        )
+        layout.add("seat_aside_hidden", n, f"{per}: 1 when that count is hidden (simultaneous mulligan)", UNIT)
+        layout.add("seat_must_commit", n, f"{per}: 1 for a seat that takes part in the pending hidden choice", UNIT)
+        layout.add("seat_committed", n, f"{per}: 1 for a seat that has made its hidden choice (not which)", UNIT)
+        layout.add("seat_provisional", n, f"{per}: provisional battle score / {SCORE_SCALE}", UNBOUNDED)
+        layout.add("seat_battle_score", n, f"{per}: battle score / {SCORE_SCALE}", UNBOUNDED)
+        layout.add("seat_field_size", n, f"{per}: cards in the field / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add(
+            "seat_field_face_up", n, f"{per}: face-up cards in the field / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE)
+        )
+        layout.add(
+            "seat_field_hidden",
+            n,
+            f"{per}: face-down cards the observer cannot identify / {HAND_SIZE}",
+            (0.0, DECK_SIZE / HAND_SIZE),
+        )
         layout.add(
             "seat_field",
             n * DECK_SIZE,
             f"{blocks(54)}: cards of that field the observer can identify (face up, or face down and known to it)",
+            UNIT,
         )
         layout.add(
             "seat_known",
             n * DECK_SIZE,
             f"{blocks(54)}: cards the observer knows in that hand; in its own block, what everyone knows it holds",
+            UNIT,
         )
         layout.add(
             "seat_recalled",
             n * DECK_SIZE,
             f"{blocks(54)}: cards everyone knows to be in that hand or among its player's face-down plays (BR-23)",
+            UNIT,
         )
         layout.add(
             "seat_to_give",
             n * DECK_SIZE,
             f"{blocks(54)}: hearts that player gives away (hearts phase)",
+            UNIT,
         )
         if self.covered_slots:
             layout.add(
                 "seat_covered",
                 n,
                 f"{per}: field slots on the table before the Jack of Diamonds / {HAND_SIZE} (cards_on_table_only)",
+                (0.0, DECK_SIZE / HAND_SIZE),
             )
             layout.add(
                 "covered",
                 DECK_SIZE,
                 f"identified cards on the table before the Jack of Diamonds: {CARDS_TEXT}",
+                UNIT,
             )
         super().__init__(game, players, layout)
         at = {f.name: f.offset for f in layout.fields}

@@ -45,10 +45,12 @@ from oakwood.games.nutty.cards import (
     SOLO_KEEP_WITH_EVENTS,
     TREE_SIZE,
 )
-from oakwood.rl.tensors import Encoder, Layout, relative_seats
+from oakwood.rl.tensors import NON_NEGATIVE, UNIT, Encoder, Layout, relative_seats
 
 #: Points that win (NS-15, NS-17 d): the scale of every store of acorns.
 WIN_POINTS = 20
+#: Every acorn of the game in points (brown 1, golden 5): no store of acorns can hold more.
+ACORN_POINTS = BROWN_TOTAL + 5 * GOLDEN_TOTAL
 PLACES = 1 + TREE_SIZE
 MULTI_PHASES = ("turn", "fools", "over")
 SOLO_PHASES = ("play", "fools", "bribe", "over")
@@ -119,68 +121,108 @@ class NuttyEncoder(Encoder):
         lay = Layout()
         slot = "per card slot (limb-major, limb * 5 + position)"
         seats = "per relative seat (observer first)"
-        lay.add("tree_present", TREE_SIZE, f"1 if a card is at this slot, {slot}")
-        lay.add("tree_face_down", TREE_SIZE, f"1 if the card is face down (hidden), {slot}")
+        lay.add("tree_present", TREE_SIZE, f"1 if a card is at this slot, {slot}", UNIT)
+        lay.add("tree_face_down", TREE_SIZE, f"1 if the card is face down (hidden), {slot}", UNIT)
         lay.add(
             "tree_kind",
             TREE_SIZE * len(KINDS),
             f"face-up card kind one-hot, {slot} × kind ({_KINDS_TEXT}); the BB column marks a revealed "
             "Broken Branch; all 0 when face down or absent",
+            UNIT,
         )
-        lay.add("tree_brown", TREE_SIZE, f"brown acorns lying on the card (count), {slot}")
-        lay.add("tree_golden", TREE_SIZE, f"golden acorns lying on the card (count), {slot}")
-        lay.add("tree_squirrels", TREE_SIZE * n, f"1 if the seat's squirrel stands on the card, {slot} × {seats}")
-        lay.add("at", n * PLACES, f"where each squirrel stands, one-hot over 31 places (0 trunk, 1 + slot), {seats}")
-        lay.add("cheeks", n * 2, f"acorns in the cheeks (count: brown, golden), {seats}")
-        lay.add("backpack", n * 2, f"acorn in the Backpack (flags: brown, golden), {seats}")
-        lay.add("nest", n * 2, f"acorns in the nest in points ÷ 20 (brown × 1, golden × 5), {seats}")
-        lay.add("burrow", n * 2, f"acorns buried in points ÷ 20 (brown × 1, golden × 5), {seats}")
-        lay.add("sticky", n * 2, f"acorns tracked on Sticky Fingers (count: brown, golden), {seats}")
-        lay.add("powers", n * len(POWERS), f"powers held (flags over {_POWERS_TEXT}), {seats}")
-        lay.add("sappy", n * 2, f"Sappy Feet beside the board (count: for the next turn, applied now), {seats}")
-        lay.add("points", n, f"points (the running score) ÷ 20, {seats}")
-        lay.add("supply", 2, "acorns in the supply: brown ÷ 60, golden ÷ 15")
-        lay.add("deck", 1, "cards in the Leaf Deck ÷ (cards dealt − 30)")
+        lay.add("tree_brown", TREE_SIZE, f"brown acorns lying on the card (count), {slot}", (0.0, BROWN_TOTAL))
+        lay.add("tree_golden", TREE_SIZE, f"golden acorns lying on the card (count), {slot}", (0.0, GOLDEN_TOTAL))
+        lay.add("tree_squirrels", TREE_SIZE * n, f"1 if the seat's squirrel stands on the card, {slot} × {seats}", UNIT)
+        lay.add(
+            "at", n * PLACES, f"where each squirrel stands, one-hot over 31 places (0 trunk, 1 + slot), {seats}", UNIT
+        )
+        lay.add(
+            "cheeks",
+            n * 2,
+            f"acorns in the cheeks (count: brown, golden), {seats}",
+            (0.0, max(BROWN_TOTAL, GOLDEN_TOTAL)),
+        )
+        lay.add("backpack", n * 2, f"acorn in the Backpack (flags: brown, golden), {seats}", UNIT)
+        lay.add(
+            "nest",
+            n * 2,
+            f"acorns in the nest in points ÷ 20 (brown × 1, golden × 5), {seats}",
+            (0.0, ACORN_POINTS / WIN_POINTS),
+        )
+        lay.add(
+            "burrow",
+            n * 2,
+            f"acorns buried in points ÷ 20 (brown × 1, golden × 5), {seats}",
+            (0.0, ACORN_POINTS / WIN_POINTS),
+        )
+        lay.add(
+            "sticky",
+            n * 2,
+            f"acorns tracked on Sticky Fingers (count: brown, golden), {seats}",
+            (0.0, max(BROWN_TOTAL, GOLDEN_TOTAL)),
+        )
+        lay.add("powers", n * len(POWERS), f"powers held (flags over {_POWERS_TEXT}), {seats}", UNIT)
+        lay.add(
+            "sappy",
+            n * 2,
+            f"Sappy Feet beside the board (count: for the next turn, applied now), {seats}",
+            NON_NEGATIVE,
+        )
+        lay.add("points", n, f"points (the running score) ÷ 20, {seats}", NON_NEGATIVE)
+        lay.add("supply", 2, "acorns in the supply: brown ÷ 60, golden ÷ 15", UNIT)
+        lay.add("deck", 1, "cards in the Leaf Deck ÷ (cards dealt − 30)", (0.0, self.dealt_total / self.deck_scale))
         lay.add(
             "out_of_play",
             len(KINDS),
             f"face-up cards out of play per kind ({_KINDS_TEXT}) ÷ that kind's dealt count",
+            NON_NEGATIVE,
         )
-        lay.add("out_face_down", 1, "cards out of play unseen (cut by a limb break) ÷ cards dealt")
-        lay.add("out_acorns", 2, "acorns out of play (Sticky Fingers lost): brown ÷ 60, golden ÷ 15")
+        lay.add("out_face_down", 1, "cards out of play unseen (cut by a limb break) ÷ cards dealt", UNIT)
+        lay.add("out_acorns", 2, "acorns out of play (Sticky Fingers lost): brown ÷ 60, golden ÷ 15", UNIT)
         lay.add(
             "unseen",
             len(KINDS),
             f"cards never seen per kind ({_KINDS_TEXT}): the dealt composition less every card in view, ÷ that "
             "kind's dealt count (the pool face-down cards and the Leaf Deck are drawn from)",
+            UNIT,
         )
-        lay.add("hidden", 1, "cards never seen (face down on the tree, Leaf Deck, cut unseen) ÷ cards dealt")
+        lay.add("hidden", 1, "cards never seen (face down on the tree, Leaf Deck, cut unseen) ÷ cards dealt", UNIT)
         phases = SOLO_PHASES if self.solo else MULTI_PHASES
-        lay.add("phase", len(phases), f"phase one-hot ({' '.join(phases)})")
-        lay.add("decision", len(DECISIONS), f"decision one-hot ({' '.join(DECISIONS)})")
-        lay.add("to_act", n, f"1 for each seat to act, {seats}")
-        lay.add("terminal", 1, "1 once the game is over")
-        lay.add("winners", n, f"1 for each winner (once over), {seats}")
+        lay.add("phase", len(phases), f"phase one-hot ({' '.join(phases)})", UNIT)
+        lay.add("decision", len(DECISIONS), f"decision one-hot ({' '.join(DECISIONS)})", UNIT)
+        lay.add("to_act", n, f"1 for each seat to act, {seats}", UNIT)
+        lay.add("terminal", 1, "1 once the game is over", UNIT)
+        lay.add("winners", n, f"1 for each winner (once over), {seats}", UNIT)
         lay.add("fools_places", len(FOOLS_PLACES), "places Fool's Gold may take a golden from (flags: cheeks "
-                "backpack nest burrow), while phase is fools")  # fmt: skip
+                "backpack nest burrow), while phase is fools", UNIT)  # fmt: skip
         if self.solo:
-            lay.add("market", len(MARKET), "powers for sale in the solo market (count: SW FL BP LA)")
-            lay.add("wealth", 1, "points available for payments (cheeks, Backpack, nest) ÷ 20")
-            lay.add("owl_waiting", 1, "face-up Owls on the tree waiting to be bribed (count)")
-            lay.add("actions_taken", 1, "decisions taken so far ÷ solo_max_actions")
-            lay.add("result", len(SOLO_RESULTS), "the solo result one-hot (won lost ended); all 0 while playing")
+            lay.add("market", len(MARKET), "powers for sale in the solo market (count: SW FL BP LA)", NON_NEGATIVE)
+            lay.add(
+                "wealth",
+                1,
+                "points available for payments (cheeks, Backpack, nest) ÷ 20",
+                (0.0, ACORN_POINTS / WIN_POINTS),
+            )
+            lay.add("owl_waiting", 1, "face-up Owls on the tree waiting to be bribed (count)", (0.0, TREE_SIZE))
+            lay.add("actions_taken", 1, "decisions taken so far ÷ solo_max_actions", UNIT)
+            lay.add("result", len(SOLO_RESULTS), "the solo result one-hot (won lost ended); all 0 while playing", UNIT)
         else:
-            lay.add("current", n, f"whose turn it is, one-hot, {seats}")
-            lay.add("first", n, f"the first player, one-hot, {seats}")
-            lay.add("ap", 1, "action points left this turn (count)")
-            lay.add("ap_is", 6, "action points left, one-hot 0 1 2 3 4 5+")
-            lay.add("sticky_used", 1, "1 if Sticky Fingers was used this turn")
-            lay.add("spittoon_used", 1, "1 if the Spittoon was used this turn")
-            lay.add("copy", len(POWERS), f"the power a Doppelgänger copies this turn, one-hot ({_POWERS_TEXT})")
-            lay.add("copy_spent", 1, "1 if that copy is used up (single_use variant)")
-            lay.add("round", 1, "the round number ÷ (max_rounds + 1), the most it reaches (NS-14a)")
-            lay.add("end_triggered", 1, "1 once the end is triggered (NS-14)")
-            lay.add("turns_left", 1, f"turns after the current one before the end ÷ {2 * n}; 0 if not triggered")
+            lay.add("current", n, f"whose turn it is, one-hot, {seats}", UNIT)
+            lay.add("first", n, f"the first player, one-hot, {seats}", UNIT)
+            lay.add("ap", 1, "action points left this turn (count)", NON_NEGATIVE)
+            lay.add("ap_is", 6, "action points left, one-hot 0 1 2 3 4 5+", UNIT)
+            lay.add("sticky_used", 1, "1 if Sticky Fingers was used this turn", UNIT)
+            lay.add("spittoon_used", 1, "1 if the Spittoon was used this turn", UNIT)
+            lay.add("copy", len(POWERS), f"the power a Doppelgänger copies this turn, one-hot ({_POWERS_TEXT})", UNIT)
+            lay.add("copy_spent", 1, "1 if that copy is used up (single_use variant)", UNIT)
+            lay.add("round", 1, "the round number ÷ (max_rounds + 1), the most it reaches (NS-14a)", UNIT)
+            lay.add("end_triggered", 1, "1 once the end is triggered (NS-14)", UNIT)
+            lay.add(
+                "turns_left",
+                1,
+                f"turns after the current one before the end ÷ {2 * n}; 0 if not triggered",
+                NON_NEGATIVE,
+            )
         return lay
 
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:

@@ -28,7 +28,16 @@ from oakwood.games.squarrels.cards import (
     SET_SIZE,
 )
 from oakwood.games.squarrels.state import PHASES
-from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
+from oakwood.rl.tensors import (
+    DECISIONS,
+    NON_NEGATIVE,
+    UNBOUNDED,
+    UNIT,
+    Encoder,
+    Layout,
+    relative_seats,
+    seat_blocks,
+)
 
 #: The cards Discard can show (the played Golden and the Action cards), in this order.
 DISCARD_KINDS = ("golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
@@ -36,6 +45,8 @@ KINDS_TEXT = "Rotten, 1, 2, 3, 4, 5, Golden"
 ROUND_SCALE = 10  # rounds are counted in tens (a 50-point match lasts a handful of rounds)
 HOARD_SCALE = 10  # Hoard Pile size in tens
 DECK_TOTAL = sum(COUNTS)
+#: The most cards of one hand kind the deck holds: no pile, hand or count of one kind can exceed it.
+MOST_OF_A_KIND = float(max(COUNTS[:HAND_KINDS]))
 
 
 def _counts(names: list[str]) -> list[int]:
@@ -61,82 +72,96 @@ class SQuarrelsEncoder(Encoder):
             return seat_blocks(n, k)
 
         # -- the position as a whole
-        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
-        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
-        layout.add("terminal", 1, "1 when the match is over")
-        layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1")
-        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}")
-        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}")
+        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES), UNIT)
+        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS), UNIT)
+        layout.add("terminal", 1, "1 when the match is over", UNIT)
+        layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1", UNIT)
+        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}", UNIT)
+        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}", (0.0, DECK_TOTAL / HOARD_SCALE))
         layout.add(
             "discard",
             len(DISCARD_KINDS),
             "Discard per kind (" + ", ".join(DISCARD_KINDS) + ") / how many the deck holds",
+            UNIT,
         )
-        layout.add("golden_out_of_match", 1, "1 when the Golden is lost for the rest of the match (SQ-7 variant)")
-        layout.add("drawing_open", 1, "1 while the active player may draw")
-        layout.add("must_draw_to_7", 1, "1 when the active player must draw to 7 after a Whirlwind (SQ-4 variant)")
-        layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)")
+        layout.add("golden_out_of_match", 1, "1 when the Golden is lost for the rest of the match (SQ-7 variant)", UNIT)
+        layout.add("drawing_open", 1, "1 while the active player may draw", UNIT)
+        layout.add(
+            "must_draw_to_7", 1, "1 when the active player must draw to 7 after a Whirlwind (SQ-4 variant)", UNIT
+        )
+        layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)", UNIT)
         # -- the observing seat's own cards
-        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})")
+        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})", (0.0, MOST_OF_A_KIND))
         layout.add(
             "hand_levels",
             len(NUMBERS) * SET_SIZE,
             "own Number cards 1–5, three per number: holds ≥1, ≥2, ≥3 of it (a set is three)",
+            UNIT,
         )
-        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}")
-        layout.add("your_round_score", 1, "own round score if Winter came now / target score")
-        layout.add("hoard_yours", HAND_KINDS, f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})")
+        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("your_round_score", 1, "own round score if Winter came now / target score", UNBOUNDED)
+        layout.add(
+            "hoard_yours",
+            HAND_KINDS,
+            f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})",
+            (0.0, MOST_OF_A_KIND),
+        )
         layout.add(
             "unseen",
             HAND_KINDS,
             f"cards the seat cannot place, per kind ({KINDS_TEXT}) / how many the deck holds: not in its hand, "
             "storage, Discard, its Hoard discards, the Quarrel, or known in another hand (so in the Deck, in "
             "others' Hoard discards, or unknown in other hands)",
+            UNIT,
         )
         # -- every seat's public facts (rotated)
-        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act")
-        layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player")
-        layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round")
-        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}")
-        layout.add("seat_total", n, f"{per}: match total / target score")
-        layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)")
+        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act", UNIT)
+        layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player", UNIT)
+        layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round", UNIT)
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("seat_total", n, f"{per}: match total / target score", UNBOUNDED)
+        layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)", UNBOUNDED)
         layout.add(
             "seat_stored",
             n * len(NUMBERS),
             f"{blocks(5)}: stored sets of 1s … 5s (count)",
+            (0.0, DECK_TOTAL / SET_SIZE),
         )
         if self.wild_sets:
             layout.add(
                 "seat_stored_golden",
                 n * len(NUMBERS),
                 f"{blocks(5)}: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
+                (0.0, DECK_TOTAL / SET_SIZE),
             )
-        layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score")
+        layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score", NON_NEGATIVE)
         layout.add(
             "seat_known",
             n * HAND_KINDS,
             f"{blocks(7)}: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
             "block, what every seat knows it holds (SQ-24)",
+            (0.0, MOST_OF_A_KIND),
         )
-        layout.add("seat_winner", n, f"{per}: 1 for a winner of the match")
+        layout.add("seat_winner", n, f"{per}: 1 for a winner of the match", UNIT)
         # -- a Quarrel in progress
-        layout.add("quarrel_on", 1, "1 during a Quarrel")
-        layout.add("quarrel_drawer", n, f"{per}: 1 for the player who drew the Quarrel")
-        layout.add("quarrel_live", n, f"{per}: 1 for a player still playing in the Quarrel")
-        layout.add("quarrel_committed", n, f"{per}: 1 for a player who has picked a card (not which)")
+        layout.add("quarrel_on", 1, "1 during a Quarrel", UNIT)
+        layout.add("quarrel_drawer", n, f"{per}: 1 for the player who drew the Quarrel", UNIT)
+        layout.add("quarrel_live", n, f"{per}: 1 for a player still playing in the Quarrel", UNIT)
+        layout.add("quarrel_committed", n, f"{per}: 1 for a player who has picked a card (not which)", UNIT)
         layout.add(
             "quarrel_pot",
             n * HAND_KINDS,
             f"{blocks(7)}: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
+            (0.0, MOST_OF_A_KIND),
         )
-        layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})")
+        layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})", UNIT)
         # -- a Hoard race in progress
-        layout.add("race_on", 1, "1 during a Hoard race")
-        layout.add("race_drawer", n, f"{per}: 1 for the player who drew the Hoard")
-        layout.add("race_eligible", n, f"{per}: 1 for a player who may race")
-        layout.add("race_passed", n, f"{per}: 1 for a player who declined (public in realtime races)")
-        layout.add("race_committed", n, f"{per}: 1 for a player who has answered (commit modes; not what)")
-        layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass")
+        layout.add("race_on", 1, "1 during a Hoard race", UNIT)
+        layout.add("race_drawer", n, f"{per}: 1 for the player who drew the Hoard", UNIT)
+        layout.add("race_eligible", n, f"{per}: 1 for a player who may race", UNIT)
+        layout.add("race_passed", n, f"{per}: 1 for a player who declined (public in realtime races)", UNIT)
+        layout.add("race_committed", n, f"{per}: 1 for a player who has answered (commit modes; not what)", UNIT)
+        layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass", UNIT)
         super().__init__(game, players, layout)
         self._at = {f.name: f.offset for f in layout.fields}
         at = self._at
