@@ -274,3 +274,14 @@ def test_ctrl_c_while_measuring_keeps_what_was_measured(monkeypatch: pytest.Monk
     again = invoke(*args, "--out", str(tmp_path / "again"))
     assert "120 of 120 games are already stored and reused." in again
     assert (tmp_path / "again" / "report.html").exists()
+
+
+def test_a_run_piped_to_a_log_says_each_cell_as_it_is_done(tmp_path: Path) -> None:
+    # CliRunner's output is not a terminal, as a log or a pipe is not: the progress bar prints nothing there
+    args = ["analyze", "barrell", "--players", "2", "--games", "4", "--vary", "heart_gift_timing=seat_order"]
+    output = invoke(
+        *args, "--seed", "5", "--workers", "1", "--db", str(tmp_path / "g.db"), "--out", str(tmp_path / "r")
+    )
+    for verb in ("played", "measured"):
+        assert f"{verb} cell 1 of 2 (2p · heuristic · base): 4 games" in output, output
+        assert f"{verb} cell 2 of 2 (2p · heuristic · " in output, output

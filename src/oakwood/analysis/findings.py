@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from .figures import Json
-from .statistics import PROPORTION_TEST
+from .statistics import PROPORTION_TEST, p_text
 
 #: How many key facts the findings name at most per table size and agent.
 TOP_FACTS = 5
@@ -174,7 +174,7 @@ def _advantage(figures: Json, players: int, table: str, finding: Callable[..., J
             lead = "a first-player disadvantage"
         text = (
             f"{name(best).capitalize()} wins {plus_minus(shares[best])} of {table} (equal share {percent(equal)}), "
-            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {test['p_adjusted']:.2g} after correction)."
+            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {p_text(test['p_adjusted'])} after correction)."
         )
         return finding("advantage", "order" if by_order else "seats", text, 1, True)
     spread = ", ".join(percent(s["value"]) for s in shares)

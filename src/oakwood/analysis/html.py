@@ -12,6 +12,7 @@ from typing import Any
 from .figures import Json
 from .findings import measured, percent
 from .plots import draw_all
+from .statistics import p_text
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d2a1d;
@@ -41,7 +42,7 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 
 def _p(test: Json) -> str:
-    shown = f"{test['p_adjusted']:.2g}"
+    shown = escape(p_text(test["p_adjusted"]))
     return f'<span class="sig">{shown}</span>' if test["significant"] else shown
 
 
