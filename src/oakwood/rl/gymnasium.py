@@ -370,8 +370,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
     def observe_into(self, tensor: NDArray[np.float32], mask: NDArray[np.int8]) -> None:
         """Write the learner's observation tensor and mask into ``tensor`` and ``mask`` (rows of the batched
         environment's arrays): the same numbers as :meth:`step` returns, with no new arrays."""
-        tensor.fill(0.0)
-        self.encoder.fill(self.state.observe(self.seat), tensor)
+        self.encoder.fill_state(self.state, self.seat, tensor)
         mask[:] = self._current_mask()
 
     def _current_mask(self) -> NDArray[np.int8]:
@@ -386,7 +385,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         return mask
 
     def _observation(self) -> Observation | NDArray[np.float32]:
-        tensor = self.encoder.encode(self.state.observe(self.seat))
+        tensor = self.encoder.encode_state(self.state, self.seat)
         if self.obs_type == "tensor":
             return tensor
         return {"observation": tensor, "action_mask": self._current_mask().copy()}  # fresh: Gymnasium's checker asks it

@@ -151,7 +151,7 @@ class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # PettingZoo's namin
         state = self.state
         return {
             agent: {
-                "observation": self.encoder.encode(state.observe(self._seat_of[agent])),
+                "observation": self.encoder.encode_state(state, self._seat_of[agent]),
                 "action_mask": self._mask(self._seat_of[agent]).copy(),
             }
             for agent in self.agents

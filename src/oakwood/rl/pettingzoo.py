@@ -124,7 +124,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         """``agent``'s tensor (of ``observe(seat)``) and its action mask (zeros unless it is being asked)."""
         seat = self._seat_of[agent]
         return {
-            "observation": self.encoder.encode(self.state.observe(seat)),
+            "observation": self.encoder.encode_state(self.state, seat),
             "action_mask": self._mask.copy() if agent == self.agent_selection else self._no_mask.copy(),
         }
 

@@ -6,6 +6,13 @@ The action mask comes from the engine's codec: ``mask[i]`` is 1 when ``game.deco
 
 Each game's encoder lives in ``oakwood.rl.encoders.<game>`` as a function ``encoder(game, players) ->
 Encoder``; the layout may depend on the player count and the options, never on the position.
+
+The adapters ask for a tensor in one place, :meth:`Encoder.encode_state`, whose definition is
+``encode(state.observe(seat))``. A game's encoder may override it with a **direct path** that reads the state's
+fields without building the observation dict; it is an optimisation only, and ``tests/conformance/
+test_direct_tensors.py`` proves it equal to the definition at every step of seeded random games, for every seat and
+the spectator, every table size and every option that changes an observation, and runs the no-leak check (the
+truth's tensor equals every ``determinize`` world's) through it.
 """
 
 from __future__ import annotations
@@ -119,6 +126,29 @@ class Encoder(ABC):
         out = np.zeros(self.size, dtype=np.float32)
         self.fill(observation, out)
         return out
+
+    def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
+        """The tensor of ``state.observe(seat)`` (a new array): by definition ``encode(state.observe(seat))``.
+
+        A game's encoder may override this with a direct path from the state's fields (see the module
+        docstring); :attr:`direct` says whether it has. ``seat`` must be a seat of the state or ``None``.
+        """
+        return self.encode(state.observe(seat))
+
+    def fill_state(self, state: State, seat: int | None, out: NDArray[np.float32]) -> None:
+        """Write the tensor of ``state.observe(seat)`` into ``out`` (whatever it held): :meth:`encode_state`'s
+        numbers, through the direct path when the encoder has one."""
+        if self.direct:
+            out[:] = self.encode_state(state, seat)
+        else:
+            out.fill(0.0)
+            self.fill(state.observe(seat), out)
+
+    @property
+    def direct(self) -> bool:
+        """Whether this encoder computes :meth:`encode_state` straight from the state (tested equal to
+        ``encode(state.observe(seat))``) rather than through the observation."""
+        return type(self).encode_state is not Encoder.encode_state
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
