@@ -34,7 +34,8 @@ def plus_minus(figure: Json) -> str:
 
 
 def findings(tree: Json) -> list[Json]:
-    """Every finding of the report, most important first."""
+    """Every finding of the report, most important first: what the designer varied leads (the question asked),
+    then seat advantage, endings, length and the facts of play."""
     found = [f for section in tree["sections"] for f in _section(section)]
     _flag_disagreements(found, tree["plan"]["agents"])
     return sorted(_merge_across_sizes(found), key=lambda f: f["rank"])
@@ -227,15 +228,17 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
             "agent": agent,
             "kind": "variant",
             "key": variant,
-            "rank": 6,
+            "rank": -1,
             "flag": None,
         }
         if not changed:
+            smallest = min(r["p_adjusted"] for r in rows)
             yield {
                 **base,
-                "text": f"{shown[variant]}: no significant difference from the base options in {table} ({agent}).",
+                "text": f"{shown[variant]}: no difference from the base options shown in {table} ({agent}; smallest "
+                f"p = {p_text(smallest)} after correction). Not showing a difference is not showing there is none.",
                 "significant": False,
-                "rank": 7,
+                "rank": -0.5,
             }
             continue
         parts = [f"{r['measure']} {measured(r, r['base'])} → {measured(r, r['value'])}" for r in changed[:4]]

@@ -320,7 +320,9 @@ def _run(
             close()
     tree = build_report(plan, title, measured, extractor, notes=notes)
     path = write_report(tree, target)
-    for finding in tree["findings"][:6]:
+    # the question asked first: every finding about what was varied, then the six most important others
+    asked = [f for f in tree["findings"] if f["kind"] == "variant"]
+    for finding in asked + [f for f in tree["findings"] if f["kind"] != "variant"][:6]:
         flag = f" [{finding['flag']}]" if finding["flag"] else ""
         out.print(Text(f"• {finding['text']}{flag}"), soft_wrap=True)
     out.print(Text(f"Report: {path} (figures: {target / 'figures.json'})", style="bold"), soft_wrap=True)
