@@ -27,7 +27,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import oakwood  # noqa: E402
-from oakwood.engine import Rng, State  # noqa: E402
+from oakwood.engine import NotYourTurnError, Rng, State  # noqa: E402
 from oakwood.rl.common import observation_encoder  # noqa: E402
 from oakwood.rl.gymnasium import MaskCache, end_game_index  # noqa: E402
 from oakwood.rl.tensors import Encoder, action_mask  # noqa: E402
@@ -194,6 +194,22 @@ def test_the_games_with_a_direct_path() -> None:
     for name in ("squarrels", "barrell", "nutty"):
         game = oakwood.load(name)
         assert observation_encoder(game, game.min_players).direct == (name in DIRECT), name
+
+
+@pytest.mark.parametrize("name", sorted(DIRECT))
+def test_direct_path_refuses_what_observe_refuses(name: str) -> None:
+    game = oakwood.load(name)
+    players = max(2, game.min_players)
+    state = game.new_state(players, 1)
+    encoder = observation_encoder(game, players)
+    buffer = np.zeros(encoder.size, dtype=np.float32)
+    for seat in (-1, players, 1.0, True, "0"):
+        with pytest.raises(NotYourTurnError):
+            state.observe(seat)  # type: ignore[arg-type]
+        with pytest.raises(NotYourTurnError):
+            encoder.encode_state(state, seat)  # type: ignore[arg-type]
+        with pytest.raises(NotYourTurnError):
+            encoder.fill_state(state, seat, buffer)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("name", "players", "variant"), _tables())

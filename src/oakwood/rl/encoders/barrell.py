@@ -290,6 +290,8 @@ class BarrellEncoder(Encoder):
         """The tensor of ``state.observe(seat)`` read straight from the state's card masks (the direct path: the
         same entries as :meth:`_entries` finds in the observation, with no observation built; tested equal to
         ``encode(state.observe(seat))`` by ``tests/conformance/test_direct_tensors.py``)."""
+        if seat is not None:
+            state._check_seat_number(seat)  # the seats observe() accepts, and its refusal of any other
         return self._tensor(*self._state_entries(cast("BarrellState", state), seat))
 
     def _tensor(self, ones: int, numbers: list[float], covered_slots: list[tuple[int, float]]) -> NDArray[np.float32]:

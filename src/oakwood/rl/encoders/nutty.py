@@ -373,12 +373,16 @@ class NuttyEncoder(Encoder):
     def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
         """The tensor of ``state.observe(seat)`` read straight from the state (the direct path; tested equal to
         ``encode(state.observe(seat))`` by ``tests/conformance/test_direct_tensors.py``)."""
+        if seat is not None:
+            state._check_seat_number(seat)  # the seats observe() accepts, and its refusal of any other
         out = np.zeros(self.size, dtype=np.float32)
         self._fill_state(cast("TreeState", state), seat, out)
         return out
 
     def fill_state(self, state: State, seat: int | None, out: NDArray[np.float32]) -> None:
         """Write the tensor of ``state.observe(seat)`` into ``out`` (whatever it held), by the direct path."""
+        if seat is not None:
+            state._check_seat_number(seat)
         out.fill(0.0)
         self._fill_state(cast("TreeState", state), seat, out)
 
