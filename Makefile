@@ -17,9 +17,10 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $(RUN_STAMP)
 
 # The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy), the RL
-# adapters (Gymnasium, PettingZoo, OpenSpiel) and the browser-test tools (optional for playing).
+# adapters (Gymnasium, PettingZoo, OpenSpiel), the RL training examples (sb3-contrib and torch, pinned to the CPU
+# build: see pyproject.toml) and the browser-test tools (optional for playing).
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis,rl,openspiel]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,web,distributed,postgres,analysis,rl,openspiel,rl-train]"
 	touch $(DEV_STAMP) $(RUN_STAMP)
 
 ## Install what playing and analysing need, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.

@@ -8,7 +8,7 @@ plays ``--eval-games`` fresh deals against generation 0, against the previous ge
 bot; the curve is those win shares by generation.
 
     pip install 'oakwood[rl,rl-train,analysis]'
-    python examples/self_play_maskable_ppo.py                    # 8 generations of 12,500 steps: a few minutes
+    python examples/self_play_maskable_ppo.py          # 8 generations of 12,500 steps: about 10 minutes of one core
 """
 
 from __future__ import annotations

@@ -274,3 +274,30 @@ def test_ctrl_c_while_measuring_keeps_what_was_measured(monkeypatch: pytest.Monk
     again = invoke(*args, "--out", str(tmp_path / "again"))
     assert "120 of 120 games are already stored and reused." in again
     assert (tmp_path / "again" / "report.html").exists()
+
+
+def test_a_run_piped_to_a_log_says_each_cell_as_it_is_done_and_what_was_varied_first(tmp_path: Path) -> None:
+    # CliRunner's output is not a terminal, as a log or a pipe is not: the progress bar prints nothing there
+    args = ["analyze", "barrell", "--players", "2", "--games", "4", "--vary", "heart_gift_timing=seat_order"]
+    output = invoke(
+        *args, "--seed", "5", "--workers", "1", "--db", str(tmp_path / "g.db"), "--out", str(tmp_path / "r")
+    )
+    for verb in ("played", "measured"):
+        assert f"{verb} cell 1 of 2 (2p · heuristic · base): 4 games" in output, output
+        assert f"{verb} cell 2 of 2 (2p · heuristic · " in output, output
+    first = next(line for line in output.splitlines() if line.startswith("• "))
+    assert "seat_order" in first, output  # the summary's first finding is about the question asked
+
+
+def test_the_question_asked_leads_the_findings_the_page_and_the_terminal(report: tuple[Path, Path]) -> None:
+    _, out = report
+    found = figures(out)["findings"]
+    asked = [f for f in found if f["kind"] == "variant"]
+    assert len(asked) == 2 and found[:2] == asked  # the variant at 2 and at 3 players, before anything else
+    for finding in asked:
+        if not finding["significant"]:  # absence of evidence is not worded as evidence of absence
+            assert "no difference from the base options shown" in finding["text"]
+            assert "Not showing a difference is not showing there is none." in finding["text"]
+    html = (out / "report.html").read_text(encoding="utf-8").replace("&#x27;", "'")
+    folded = html.find("more findings</summary>")
+    assert all(0 <= html.index(f["text"]) < (folded if folded >= 0 else len(html)) for f in asked)

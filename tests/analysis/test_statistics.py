@@ -8,7 +8,16 @@ import pytest
 from scipy import stats as sps
 
 from oakwood.analysis.findings import _flag_disagreements, percent, plus_minus
-from oakwood.analysis.statistics import histogram, holm, mean, mean_test, proportion_test, share, uniform_test
+from oakwood.analysis.statistics import (
+    histogram,
+    holm,
+    mean,
+    mean_test,
+    p_text,
+    proportion_test,
+    share,
+    uniform_test,
+)
 
 
 def test_holm_adjusts_in_step_down_order_and_never_lowers_a_p_value() -> None:
@@ -74,3 +83,7 @@ def test_a_finding_that_holds_for_one_agent_and_not_another_is_flagged() -> None
     alone = [_finding("heuristic", True)]
     _flag_disagreements(alone, ["heuristic"])
     assert alone[0]["flag"] is None
+
+
+def test_a_p_value_is_never_printed_as_zero() -> None:
+    assert [p_text(p) for p in (0.5, 0.0123, 0.00042, 3e-45, 0.0)] == ["0.5", "0.012", "4.2e-04", "3.0e-45", "< 1e-300"]

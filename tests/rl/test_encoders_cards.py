@@ -50,7 +50,8 @@ def _options(name: str, seed: int) -> dict[str, Any]:
 
 
 def _check(encoder: Encoder, state: State, step: int, worlds: int, reached: Any) -> None:
-    """Every seat's tensor: its size, finite, the same twice, the same in ``worlds`` worlds drawn for the seat;
+    """Every seat's tensor: its size, finite, within its fields' bounds, the same twice, the same in ``worlds`` worlds
+    drawn for the seat;
     ``reached`` (an array of the tensor's size) keeps the largest magnitude each number has taken."""
     for seat in range(state.num_players):
         observation = state.observe(seat)
@@ -58,6 +59,11 @@ def _check(encoder: Encoder, state: State, step: int, worlds: int, reached: Any)
         assert truth.shape == (encoder.size,)
         assert truth.dtype == np.float32
         assert np.isfinite(truth).all()
+        low, high = encoder.bounds()
+        bad = ~((low <= truth) & (truth <= high))
+        if bad.any():
+            outside = [f.name for f in encoder.layout.fields if bad[f.offset : f.offset + f.size].any()]
+            pytest.fail(f"seat {seat} at step {step}: outside the observation space's bounds: {outside}")
         assert np.array_equal(truth, encoder.encode(observation))
         np.maximum(reached, np.abs(truth), out=reached)
         for k in range(worlds):

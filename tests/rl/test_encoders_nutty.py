@@ -61,6 +61,10 @@ def check_position(enc: Encoder, state: State) -> None:
         assert tensor.dtype == np.float32
         assert np.isfinite(tensor).all()
         assert (tensor >= 0).all()
+        low, high = enc.bounds()
+        bad = ~((low <= tensor) & (tensor <= high))
+        outside = [f.name for f in enc.layout.fields if bad[f.offset : f.offset + f.size].any()]
+        assert not outside, f"seat {seat}: outside the observation space's bounds: {outside}"
         assert np.array_equal(tensor, enc.encode(observation))
         for k in WORLDS:
             world = state.determinize(seat, random.Random(k))

@@ -245,6 +245,31 @@ def test_the_tensor_observation_is_a_box_and_passes_gymnasiums_checker() -> None
         og.OakwoodEnv("barrell", obs_type="image")
 
 
+@pytest.mark.parametrize(
+    ("game", "players"), [("squarrels", 2), ("squarrels", 6), ("barrell", 4), ("nutty", 1), ("nutty", 5)]
+)
+def test_the_observation_space_has_real_bounds(game: str, players: int) -> None:
+    env = og.OakwoodEnv(game, players=players)
+    box = env.observation_space["observation"]
+    fields = env.encoder.layout.fields
+    # Bounded where the encoder can prove it: flags and one-hots in [0, 1], counts by the cards or acorns the
+    # game holds; unbounded only where the game's points are (scores may be negative and have no cap).
+    assert np.isfinite(box.low).mean() > 0.9 and np.isfinite(box.high).mean() > 0.9
+    for f in fields:
+        assert (box.low[f.offset : f.offset + f.size] == np.float32(f.low)).all()
+        assert (box.high[f.offset : f.offset + f.size] == np.float32(f.high)).all()
+        if f.high == np.inf:
+            assert any(word in f.name for word in ("score", "total", "last_round", "points", "provisional",
+                                                   "sappy", "out_of_play", "market", "ap", "turns_left"))  # fmt: skip
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(200):  # the encoder sweeps check every step of many games; here: through the environment
+        assert env.observation_space.contains(obs)
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if terminated or truncated:
+            obs, _ = env.reset()
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_zero_sum_reward_is_plus_one_to_a_sole_winner_and_sums_to_zero(players: int) -> None:
     seen = set()

@@ -5,6 +5,7 @@ broken and illegal messages, paths out of ``/static``) stays refused."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -253,6 +254,27 @@ def test_no_path_leaves_the_static_folder(live: Live, path: str) -> None:
     assert answer.status in (400, 404), answer
     for secret in (b"import", b"[project]", b"root:"):
         assert secret not in answer.body
+
+
+def test_clients_that_send_their_headers_slowly_do_not_keep_others_out(live: Live) -> None:
+    # slowloris: a hundred connections each trickling a request line and a header a second hold nothing but
+    # themselves; another visitor's page and a WebSocket game are served as usual meanwhile
+    slow = [socket.create_connection(("127.0.0.1", live.port), timeout=5) for _ in range(100)]
+    try:
+        for connection in slow:
+            connection.sendall(b"GET /api/tables HTTP/1.1\r\nHost: oakwood\r\n")
+        for _ in range(3):
+            for connection in slow:
+                with contextlib.suppress(OSError):  # one the server closed meanwhile is fine too
+                    connection.sendall(b"X-Slow: still here\r\n")
+            assert httpx.get(f"{live.base}/healthz", timeout=5).status_code == 200
+            with connect(f"ws://127.0.0.1:{live.port}/ws/tables/{live.table}", open_timeout=5) as ws:
+                ws.send(json.dumps({"type": "hello", "token": None}))
+                assert json.loads(ws.recv(timeout=5))["type"] == "update"
+            time.sleep(1)
+    finally:
+        for connection in slow:
+            connection.close()
 
 
 def test_forged_tokens_take_no_seat(client: TestClient) -> None:

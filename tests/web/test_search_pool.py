@@ -87,19 +87,16 @@ def test_bots_in_workers_keep_a_bounded_tree_and_are_let_go_when_the_game_ends(
     table = answer["table"]["id"]
     iterations = {level: level_settings(load("barrell"), level)["iterations"] for level in ("hard", "expert")}
     seen: dict[tuple[str, int, str], int] = {}
+
+    def check(update: dict[str, Any]) -> int:
+        for key, nodes in held(client).items():  # between searches: at most what a bot keeps
+            assert key[0] == table and nodes <= keep + iterations[key[2]], (key, nodes)
+            seen[key] = max(seen.get(key, 0), nodes)
+        index: int = update["legal"][0]["index"]
+        return index
+
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
-        update = hello(ws, answer["token"])
-        while not update["observation"]["terminal"]:
-            if update["legal"]:
-                for key, nodes in held(client).items():  # between searches: at most what a bot keeps
-                    assert key[0] == table and nodes <= keep + iterations[key[2]], (key, nodes)
-                    seen[key] = max(seen.get(key, 0), nodes)
-                send(ws, type="act", seq=update["seq"], action=update["legal"][0]["index"])
-            message = receive(ws)
-            while message["type"] == "error":
-                assert message["code"] == "stale", message
-                message = receive(ws)
-            update = message
+        play_out(ws, hello(ws, answer["token"]), check)
     assert {(table, 1, "hard"), (table, 2, "expert")} <= set(seen), seen
     room = client.app.state.registry.get(table)  # type: ignore[attr-defined]
     assert not room.agents, "no bot searched in the server's own interpreter (where it held up the event loop)"

@@ -17,7 +17,10 @@ import os
 import socket
 import struct
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -27,6 +30,7 @@ from oakwood.web.room import FELL_BEHIND, OUTBOX_CHARS, OUTBOX_FRAMES, Client
 from tests.web.served import Served, next_update, serve
 
 pytestmark = pytest.mark.timeout(120)
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------------------------- the outbox alone
@@ -45,6 +49,13 @@ class StuckSocket:
         self.closed = code
 
 
+def run_apart(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on an event loop of its own, in a thread of its own (a browser test before it in this process
+    may have left Playwright's loop running in the main thread, where ``asyncio.run`` refuses to start)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
 def test_an_outbox_holds_a_bounded_number_of_frames_then_hangs_up() -> None:
     async def scenario() -> tuple[list[bool], Client, StuckSocket]:
         stuck = StuckSocket()
@@ -55,7 +66,7 @@ def test_an_outbox_holds_a_bounded_number_of_frames_then_hangs_up() -> None:
         await asyncio.sleep(0.01)  # the hang-up runs
         return posted, client, stuck
 
-    posted, client, stuck = asyncio.run(scenario())
+    posted, client, stuck = run_apart(scenario())
     # frame 0 is on its way; the next OUTBOX_FRAMES wait in the outbox; one more is too many, and so is the rest
     assert posted == [True] * (1 + OUTBOX_FRAMES) + [False] * 3
     assert client.behind and stuck.closed == FELL_BEHIND
@@ -71,7 +82,7 @@ def test_an_outbox_bounds_characters_but_always_takes_one_frame() -> None:
         second = client.post("z" * (OUTBOX_CHARS // 2 + 1))
         return huge, first, second
 
-    assert asyncio.run(scenario()) == (True, True, False)
+    assert run_apart(scenario()) == (True, True, False)
 
 
 # ---------------------------------------------------------------------------------------------- the attack, end to end

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from .figures import Json
-from .statistics import PROPORTION_TEST
+from .statistics import PROPORTION_TEST, p_text
 
 #: How many key facts the findings name at most per table size and agent.
 TOP_FACTS = 5
@@ -34,7 +34,8 @@ def plus_minus(figure: Json) -> str:
 
 
 def findings(tree: Json) -> list[Json]:
-    """Every finding of the report, most important first."""
+    """Every finding of the report, most important first: what the designer varied leads (the question asked),
+    then seat advantage, endings, length and the facts of play."""
     found = [f for section in tree["sections"] for f in _section(section)]
     _flag_disagreements(found, tree["plan"]["agents"])
     return sorted(_merge_across_sizes(found), key=lambda f: f["rank"])
@@ -174,7 +175,7 @@ def _advantage(figures: Json, players: int, table: str, finding: Callable[..., J
             lead = "a first-player disadvantage"
         text = (
             f"{name(best).capitalize()} wins {plus_minus(shares[best])} of {table} (equal share {percent(equal)}), "
-            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {test['p_adjusted']:.2g} after correction)."
+            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {p_text(test['p_adjusted'])} after correction)."
         )
         return finding("advantage", "order" if by_order else "seats", text, 1, True)
     spread = ", ".join(percent(s["value"]) for s in shares)
@@ -227,15 +228,17 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
             "agent": agent,
             "kind": "variant",
             "key": variant,
-            "rank": 6,
+            "rank": -1,
             "flag": None,
         }
         if not changed:
+            smallest = min(r["p_adjusted"] for r in rows)
             yield {
                 **base,
-                "text": f"{shown[variant]}: no significant difference from the base options in {table} ({agent}).",
+                "text": f"{shown[variant]}: no difference from the base options shown in {table} ({agent}; smallest "
+                f"p = {p_text(smallest)} after correction). Not showing a difference is not showing there is none.",
                 "significant": False,
-                "rank": 7,
+                "rank": -0.5,
             }
             continue
         parts = [f"{r['measure']} {measured(r, r['base'])} → {measured(r, r['value'])}" for r in changed[:4]]

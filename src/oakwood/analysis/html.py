@@ -12,6 +12,7 @@ from typing import Any
 from .figures import Json
 from .findings import measured, percent
 from .plots import draw_all
+from .statistics import p_text
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d2a1d;
@@ -25,7 +26,8 @@ margin:.8rem 0}.note{font-size:.85rem;color:#555}
 """
 
 
-#: Findings listed at the top; the rest fold under "more findings".
+#: Findings listed at the top besides those about what was varied (always all listed); the rest fold under
+#: "more findings".
 SHOWN_FINDINGS = 12
 
 
@@ -41,7 +43,7 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 
 def _p(test: Json) -> str:
-    shown = f"{test['p_adjusted']:.2g}"
+    shown = escape(p_text(test["p_adjusted"]))
     return f'<span class="sig">{shown}</span>' if test["significant"] else shown
 
 
@@ -140,7 +142,8 @@ def write_report(tree: Json, out: Path) -> Path:
     for f in tree["findings"]:
         flag = f' <span class="flag">{escape(f["flag"])}</span>' if f["flag"] else ""
         findings.append(f"<li>{escape(f['text'])}{flag}</li>")
-    more = findings[SHOWN_FINDINGS:]
+    shown = SHOWN_FINDINGS + sum(f["kind"] == "variant" for f in tree["findings"])
+    more = findings[shown:]
     varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
     body = [
         f"<h1>{escape(title)}</h1>",
@@ -148,7 +151,7 @@ def write_report(tree: Json, out: Path) -> Path:
         f"every seat played by {escape(', '.join(plan['agents']))} · seed {plan['seed']} · variants: {varies} · "
         f"Oakwood {escape(tree['oakwood'])}, measures {escape(tree['measures'])}</p>",
         "<h2>Findings</h2>",
-        f'<ul class="findings">{"".join(findings[:SHOWN_FINDINGS])}</ul>',
+        f'<ul class="findings">{"".join(findings[:shown])}</ul>',
     ]
     if more:
         body.append(

@@ -121,6 +121,14 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def p_text(p: float) -> str:
+    """A p-value as a reader needs it: two significant figures, scientific below 0.001, and never "0" (a value
+    below what a double holds is "< 1e-300")."""
+    if p < 1e-300:
+        return "< 1e-300"
+    return f"{p:.1e}" if p < 1e-3 else f"{p:.2g}"
+
+
 def histogram(values: Sequence[float], bins: int = 30) -> dict[str, list[float]]:
     """Bin edges and counts: whole-number values get one bin per value when there are few of them."""
     if not values:

@@ -111,7 +111,7 @@ def serve(
             public_url=public,
             **({} if processes is None else {"bot_processes": processes}),
         )
-        shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        shown_host = _local_address(host)
         local = f"http://{shown_host}:{port_number}/"
         shown = local if public is None else f"{public}/ (listening at {local})"
         out.print(f"Oakwood is at {shown}  (Ctrl-C stops it)", soft_wrap=True)
@@ -179,9 +179,23 @@ def _proxies(
     return tuple(text.strip() for text in given)
 
 
+def _local_address(host: str) -> str:
+    """How this machine reaches a server listening on ``host``, as a URL writes it (IPv6 in brackets)."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
 def _check_port_free(host: str, port: int) -> None:
-    """Refuse in one line a port that another program holds (uvicorn would print a traceback)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    """Refuse in one line a port that another program holds (uvicorn would print a traceback). The probe is of
+    the host's own family: ``--host ::`` (every IPv6 network) or ``::1`` is an IPv6 address."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+    except socket.gaierror as exc:
+        raise CliInputError(f"--host {host}: {exc.strerror}") from None
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))

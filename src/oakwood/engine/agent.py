@@ -13,7 +13,7 @@ Agents say what they need with two class attributes, so a view costs only what i
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 # Game is imported at run time, not only for type checking: compiled by mypyc, the PlayerView dataclass's
@@ -80,15 +80,7 @@ class PlayerView:
         ``of(state, seat, world_rng=rng)`` gives. A world's observation and legal actions are the seat's own (the
         conformance kit checks both), and ``sample_states`` draws worlds of the world, which equal worlds of the
         truth (the kit checks that too)."""
-        return cls(
-            seat=seat,
-            legal_actions=world.legal_actions(seat),
-            game=world.game,
-            decision=world.decision,
-            num_players=world.num_players,
-            _observation=world.observe(seat),
-            _world=world,
-        )
+        return replace(cls.of(world, seat), _world=world)
 
     @classmethod
     def for_agent(cls, state: State, seat: int, agent: object, rng: Rng) -> PlayerView:

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from oakwood.engine import Game
 
-from .tensors import DECISIONS, Encoder, Layout, encoder_for
+from .tensors import DECISIONS, UNIT, Encoder, Layout, encoder_for
 
 #: Buckets of the hashed phase name: phase names are game specific, so the generic encoder cannot list them.
 PHASE_BUCKETS = 16
@@ -35,14 +35,14 @@ class CommonEncoder(Encoder):
 
     def __init__(self, game: Game[Any], players: int) -> None:
         layout = Layout()
-        layout.add("players", 1, "number of seats")
-        layout.add("seat", players, "one-hot of the observing seat (all 0 for a spectator)")
-        layout.add("decision", len(DECISIONS), "one-hot of the decision: " + ", ".join(DECISIONS))
-        layout.add("to_act", players, "1 for each seat to act")
-        layout.add("phase", PHASE_BUCKETS, f"one-hot of CRC-32(phase name) mod {PHASE_BUCKETS}")
-        layout.add("scores", players, "each seat's points (running totals)")
-        layout.add("terminal", 1, "1 once the match is over")
-        layout.add("winners", players, "1 for each winning seat (all 0 before the end)")
+        layout.add("players", 1, "number of seats", (players, players))
+        layout.add("seat", players, "one-hot of the observing seat (all 0 for a spectator)", UNIT)
+        layout.add("decision", len(DECISIONS), "one-hot of the decision: " + ", ".join(DECISIONS), UNIT)
+        layout.add("to_act", players, "1 for each seat to act", UNIT)
+        layout.add("phase", PHASE_BUCKETS, f"one-hot of CRC-32(phase name) mod {PHASE_BUCKETS}", UNIT)
+        layout.add("scores", players, "each seat's points (running totals)")  # a game's points may be negative
+        layout.add("terminal", 1, "1 once the match is over", UNIT)
+        layout.add("winners", players, "1 for each winning seat (all 0 before the end)", UNIT)
         super().__init__(game, players, layout)
         fields = {f.name: f.offset for f in layout.fields}
         self._seat = fields["seat"]

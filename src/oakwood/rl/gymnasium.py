@@ -78,10 +78,10 @@ Observation = dict[str, NDArray[Any]]
 
 # ---------------------------------------------------------------------- shared by both adapters
 def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
-    """The observation space of both adapters: the tensor and the action mask."""
+    """The observation space of both adapters: the tensor, within its fields' bounds, and the action mask."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(-np.inf, np.inf, shape=(encoder.size,), dtype=np.float32),
+            "observation": spaces.Box(*encoder.bounds(), shape=(encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         }
     )
@@ -95,11 +95,16 @@ class MaskCache:
     entry exists; the cache is emptied when it reaches ``limit`` entries. A mask that must be built finds each
     action's codec index by the action's identity first: the games hand out the codec's own action objects
     (Barrell and Nutty build them once, at import), and hashing a dataclass action costs more than the lookup.
+
+    A tuple built afresh at every step (Barrell's) is found a second way: by the identities of its actions, when
+    every one of them is one of the codec's own objects. The codec keeps those alive, so no other live object can
+    have one of their ids: the same ids are the same actions, and the same mask.
     """
 
     def __init__(self, limit: int = 4096) -> None:
         self.limit = limit
         self._masks: dict[int, tuple[tuple[Hashable, ...], NDArray[np.int8]]] = {}
+        self._by_ids: dict[tuple[int, ...], NDArray[np.int8]] = {}
         self._codec_actions: Sequence[Hashable] = ()
         self._index_by_id: dict[int, int] = {}
 
@@ -114,20 +119,35 @@ class MaskCache:
         if actions is not self._codec_actions:  # the codec holds its actions, so their ids stay theirs
             self._codec_actions = actions
             self._index_by_id = {id(action): i for i, action in enumerate(actions)}
+            self._by_ids.clear()  # ids of another codec's actions: that codec no longer keeps them alive here
+        ids = tuple(map(id, legal))
+        known = self._by_ids.get(ids)
+        if known is not None:  # stored only for the codec's own actions (below): these very actions
+            self._remember(legal, known)
+            return known
         # Two live objects never share an id, and both the codec and ``legal`` keep theirs alive: an id found
         # is the codec's own action. -1 marks an equal action built elsewhere, found by value.
         by_id = self._index_by_id
-        indices = [by_id.get(id(action), -1) for action in legal]
-        if -1 in indices:
+        indices = [by_id.get(i, -1) for i in ids]
+        own = -1 not in indices
+        if not own:
             indices = [i if i >= 0 else codec.index[action] for i, action in zip(indices, legal, strict=True)]
         flags = bytearray(len(actions))
         for i in indices:
             flags[i] = 1
         mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only, as it is over immutable bytes
+        if own:
+            if len(self._by_ids) >= self.limit:
+                self._by_ids.clear()
+            self._by_ids[ids] = mask
+        self._remember(legal, mask)
+        return mask
+
+    def _remember(self, legal: tuple[Hashable, ...], mask: NDArray[np.int8]) -> None:
+        """Keep ``mask`` for this very tuple (found by its identity next time)."""
         if len(self._masks) >= self.limit:
             self._masks.clear()
         self._masks[id(legal)] = (legal, mask)
-        return mask
 
 
 def decode_action(game: Game[Any], state: State, seat: int, action: object) -> Hashable:
@@ -370,8 +390,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
     def observe_into(self, tensor: NDArray[np.float32], mask: NDArray[np.int8]) -> None:
         """Write the learner's observation tensor and mask into ``tensor`` and ``mask`` (rows of the batched
         environment's arrays): the same numbers as :meth:`step` returns, with no new arrays."""
-        tensor.fill(0.0)
-        self.encoder.fill(self.state.observe(self.seat), tensor)
+        self.encoder.fill_state(self.state, self.seat, tensor)
         mask[:] = self._current_mask()
 
     def _current_mask(self) -> NDArray[np.int8]:
@@ -386,7 +405,7 @@ class OakwoodEnv(gymnasium.Env[Observation | NDArray[np.float32], np.int64]):
         return mask
 
     def _observation(self) -> Observation | NDArray[np.float32]:
-        tensor = self.encoder.encode(self.state.observe(self.seat))
+        tensor = self.encoder.encode_state(self.state, self.seat)
         if self.obs_type == "tensor":
             return tensor
         return {"observation": tensor, "action_mask": self._current_mask().copy()}  # fresh: Gymnasium's checker asks it

@@ -375,10 +375,11 @@ class OakwoodObserver:
 
     def set_from(self, state: OakwoodState, player: int) -> None:
         """Fill ``tensor`` with ``player``'s observation of ``state`` (zeros before the seed is chosen)."""
-        self.tensor.fill(0.0)
         engine = state.oakwood_state
-        if engine is not None:
-            self.encoder.fill(engine.observe(self._viewer(player)), self.tensor)
+        if engine is None:
+            self.tensor.fill(0.0)
+        else:
+            self.encoder.fill_state(engine, self._viewer(player), self.tensor)
 
     def string_from(self, state: OakwoodState, player: int) -> str:
         """The observation (or, with perfect recall, the information state) of ``player`` as text."""

@@ -32,12 +32,11 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
-import oakwood
 from oakwood.engine import Decision, Game, State
 
 from .common import observation_encoder
 from .gymnasium import MaskCache, decode_action, observation_space
-from .pettingzoo import DEFAULT_MAX_STEPS, RENDER_MODES, VERSION, agent_name
+from .pettingzoo import DEFAULT_MAX_STEPS, RENDER_MODES, VERSION, agent_name, checked_game
 
 
 class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # PettingZoo's naming of the environment class
@@ -52,13 +51,7 @@ class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # PettingZoo's namin
         max_steps: int = DEFAULT_MAX_STEPS,
         **options: Any,
     ) -> None:
-        self.game: Game[Any] = oakwood.load(game_name, **options)
-        if not self.game.min_players <= players <= self.game.max_players:
-            raise ValueError(
-                f"{self.game.title} takes {self.game.min_players}–{self.game.max_players} players, not {players}"
-            )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r}: choose from {RENDER_MODES}")
+        self.game: Game[Any] = checked_game(game_name, players, render_mode, options)
         self.metadata = {"render_modes": RENDER_MODES, "name": f"{game_name}_v{VERSION}"}
         self.render_mode = render_mode
         self.players = players
@@ -151,7 +144,7 @@ class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # PettingZoo's namin
         state = self.state
         return {
             agent: {
-                "observation": self.encoder.encode(state.observe(self._seat_of[agent])),
+                "observation": self.encoder.encode_state(state, self._seat_of[agent]),
                 "action_mask": self._mask(self._seat_of[agent]).copy(),
             }
             for agent in self.agents

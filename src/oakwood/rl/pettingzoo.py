@@ -50,6 +50,17 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def checked_game(game_name: str, players: int, render_mode: str | None, options: dict[str, Any]) -> Game[Any]:
+    """The game a PettingZoo environment plays (AEC or parallel), with its table size and render mode checked:
+    a ``ValueError`` naming what is wrong."""
+    game: Game[Any] = oakwood.load(game_name, **options)
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game.title} takes {game.min_players}–{game.max_players} players, not {players}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r}: choose from {RENDER_MODES}")
+    return game
+
+
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped class
     """An Oakwood game as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -63,13 +74,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         **options: Any,
     ) -> None:
         super().__init__()
-        self.game: Game[Any] = oakwood.load(game_name, **options)
-        if not self.game.min_players <= players <= self.game.max_players:
-            raise ValueError(
-                f"{self.game.title} takes {self.game.min_players}–{self.game.max_players} players, not {players}"
-            )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r}: choose from {RENDER_MODES}")
+        self.game: Game[Any] = checked_game(game_name, players, render_mode, options)
         self.metadata = {"render_modes": RENDER_MODES, "name": f"{game_name}_v{VERSION}", "is_parallelizable": False}
         self.render_mode = render_mode
         self.players = players
@@ -124,7 +129,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         """``agent``'s tensor (of ``observe(seat)``) and its action mask (zeros unless it is being asked)."""
         seat = self._seat_of[agent]
         return {
-            "observation": self.encoder.encode(self.state.observe(seat)),
+            "observation": self.encoder.encode_state(self.state, seat),
             "action_mask": self._mask.copy() if agent == self.agent_selection else self._no_mask.copy(),
         }
 

@@ -6,11 +6,19 @@ The action mask comes from the engine's codec: ``mask[i]`` is 1 when ``game.deco
 
 Each game's encoder lives in ``oakwood.rl.encoders.<game>`` as a function ``encoder(game, players) ->
 Encoder``; the layout may depend on the player count and the options, never on the position.
+
+The adapters ask for a tensor in one place, :meth:`Encoder.encode_state`, whose definition is
+``encode(state.observe(seat))``. A game's encoder may override it with a **direct path** that reads the state's
+fields without building the observation dict; it is an optimisation only, and ``tests/conformance/
+test_direct_tensors.py`` proves it equal to the definition at every step of seeded random games, for every seat and
+the spectator, every table size and every option that changes an observation, and runs the no-leak check (the
+truth's tensor equals every ``determinize`` world's) through it.
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,14 +45,25 @@ def relative_seats(seat: int | None, players: int) -> list[int]:
     return [(s - me) % players for s in range(players)]
 
 
+#: Bounds of a field that is a flag, a one-hot or a share: every number in [0, 1].
+UNIT = (0.0, 1.0)
+#: Bounds of a field that is never negative and has no upper bound the encoder can prove.
+NON_NEGATIVE = (0.0, math.inf)
+#: No bound at all (a score that may be negative, say): the default, so a bound is always a claim someone made.
+UNBOUNDED = (-math.inf, math.inf)
+
+
 @dataclass(frozen=True)
 class TensorField:
-    """A named slice of the tensor: ``size`` numbers from ``offset``, and what they mean."""
+    """A named slice of the tensor: ``size`` numbers from ``offset``, what they mean, and the bounds every one of
+    them stays within (``low``, ``high``; infinite where the encoder claims none)."""
 
     name: str
     offset: int
     size: int
     meaning: str
+    low: float = -math.inf
+    high: float = math.inf
 
 
 @dataclass
@@ -58,11 +77,14 @@ class Layout:
         """The length of the whole tensor."""
         return self.fields[-1].offset + self.fields[-1].size if self.fields else 0
 
-    def add(self, name: str, size: int, meaning: str) -> TensorField:
-        """Append a field of ``size`` numbers; its slice."""
+    def add(self, name: str, size: int, meaning: str, bounds: tuple[float, float] = UNBOUNDED) -> TensorField:
+        """Append a field of ``size`` numbers, each within ``bounds`` (low, high); its slice."""
         if any(f.name == name for f in self.fields):
             raise ValueError(f"field {name!r} twice")
-        added = TensorField(name, self.size, size, meaning)
+        low, high = bounds
+        if not low <= high:
+            raise ValueError(f"field {name!r}: bounds {bounds} are empty")
+        added = TensorField(name, self.size, size, meaning, float(low), float(high))
         self.fields.append(added)
         return added
 
@@ -90,11 +112,43 @@ class Encoder(ABC):
         """The length of every tensor this encoder makes."""
         return self.layout.size
 
+    def bounds(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The lowest and the highest value of every number of the tensor (the fields' bounds; new arrays)."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for f in self.layout.fields:
+            low[f.offset : f.offset + f.size] = f.low
+            high[f.offset : f.offset + f.size] = f.high
+        return low, high
+
     def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
         """The tensor of one observation (a new array)."""
         out = np.zeros(self.size, dtype=np.float32)
         self.fill(observation, out)
         return out
+
+    def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
+        """The tensor of ``state.observe(seat)`` (a new array): by definition ``encode(state.observe(seat))``.
+
+        A game's encoder may override this with a direct path from the state's fields (see the module
+        docstring); :attr:`direct` says whether it has. ``seat`` must be a seat of the state or ``None``.
+        """
+        return self.encode(state.observe(seat))
+
+    def fill_state(self, state: State, seat: int | None, out: NDArray[np.float32]) -> None:
+        """Write the tensor of ``state.observe(seat)`` into ``out`` (whatever it held): :meth:`encode_state`'s
+        numbers, through the direct path when the encoder has one."""
+        if self.direct:
+            out[:] = self.encode_state(state, seat)
+        else:
+            out.fill(0.0)
+            self.fill(state.observe(seat), out)
+
+    @property
+    def direct(self) -> bool:
+        """Whether this encoder computes :meth:`encode_state` straight from the state (tested equal to
+        ``encode(state.observe(seat))``) rather than through the observation."""
+        return type(self).encode_state is not Encoder.encode_state
 
     @abstractmethod
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:

@@ -146,10 +146,7 @@ class Client:
         """Stop writing (a send waiting for the socket is cancelled before it writes anything: the frames are
         whole) and close the connection once its reader takes the close frame, or give up after
         :data:`HANG_UP_SECONDS`."""
-        self.behind = True
-        self._outbox.clear()
-        if self._writer is not None:
-            self._writer.cancel()
+        self.stop()
         self._hang_up = asyncio.get_running_loop().create_task(self._close(FELL_BEHIND, "fell behind"))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -162,7 +159,7 @@ class Client:
             await asyncio.wait({self._hang_up})
 
     def stop(self) -> None:
-        """The connection is gone: stop writing to it."""
+        """Stop writing to this connection (it is gone, or it fell behind) and send it nothing more."""
         self.behind = True
         self._outbox.clear()
         if self._writer is not None:
@@ -427,8 +424,8 @@ class Room:
         thinks in a worker process (handed one of the seat's worlds, see :mod:`.search_pool`), any other in a
         thread (handed a snapshot view)."""
         table, level, searches = self.table, self._level(seat), self.searches
-        in_worker = searches is not None and searches.usable and level_bot(table.game, level) == "ismcts"
-        if searches is not None and in_worker and (seat, level) not in self._agents:
+        searching = level_bot(table.game, level) == "ismcts" and (seat, level) not in self._agents
+        if searches is not None and searches.usable and searching:
             key = (table.id, seat, level)
             self._searching.add(key)
             world = table.state.determinize(seat, self._world_rng).to_notation()

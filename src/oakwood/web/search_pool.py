@@ -11,9 +11,10 @@ What comes back is the action's codec index and a reaction delay, which the tabl
 
 Each bot lives in one worker for as long as its table needs it (its tree stays there between moves, bounded
 by ``RoomSettings.bot_keep_nodes``): it is placed in the worker holding the fewest bots and let go when its
-game ends or its table closes. Workers run below the server's CPU priority (Linux's ``SCHED_IDLE`` policy,
-else ``nice`` 10), so the event loop takes a core whenever it needs one and searches use what is left. A
-worker that dies is replaced; its bots start again with empty trees.
+game ends or its table closes. Workers run below the server's CPU priority (``nice`` 10), so the event loop
+takes a core whenever it needs one and searches use most of what is left. (Not ``SCHED_IDLE``: a worker under
+it gets no CPU at all while any other process wants some, so on a busy host the bots stopped moving.) A worker
+that dies is replaced; its bots start again with empty trees.
 """
 
 from __future__ import annotations
@@ -38,8 +39,7 @@ from oakwood.engine.agent import Choice, PlayerView
 #: A bot: its table, its seat and its level (a person's seat covered by a bot has a level of its own).
 BotKey = tuple[str, int, str]
 
-#: The niceness of the workers where ``SCHED_IDLE`` is not to be had: below the server's (0), so a person's
-#: move comes first.
+#: The niceness of the workers: below the server's (0), so a person's move comes first.
 WORKER_NICENESS = 10
 #: Workers dead in a row before the pool is given up on (see :attr:`SearchPool.usable`).
 GIVE_UP_AFTER = 3
@@ -158,8 +158,6 @@ _games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game[Any]] = {}
 def _start_worker() -> None:
     """A worker yields the CPU to the server, and leaves Ctrl-C and SIGTERM to it (it is stopped by it)."""
     os.nice(WORKER_NICENESS)
-    with contextlib.suppress(AttributeError, OSError):  # Linux: run only when no ordinary process wants the CPU
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

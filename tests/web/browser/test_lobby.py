@@ -213,3 +213,18 @@ def test_a_solo_move_that_ends_the_game_short_of_twenty_asks_first(page: Page, l
     page.wait_for_function("() => window.oakwood.update.observation.terminal")
     expect(page.locator("#game-over .verdict")).to_have_text("0 points: 20 short of 20")
     page.screenshot(path=str(SCREENS / "nutty-solo-short.png"))
+
+
+def test_a_hard_bot_chosen_in_the_lobby_plays_a_whole_game_from_its_worker(page: Page, live_server: str) -> None:
+    # the searching levels think in the server's worker processes: chosen by a person, they play the game out
+    table = create_from_lobby(page, live_server, "barrell", 2, seats={1: "hard"})
+    end = time.monotonic() + 240
+    while not is_over(page):
+        assert time.monotonic() < end, "the game did not end"
+        if not play_one(page):
+            page.wait_for_timeout(50)
+    final = update(page)
+    assert final["table"]["status"] == "finished" and final["table"]["id"] == table
+    assert final["table"]["seats"][1]["level"] == "hard"
+    page.goto(f"{live_server}/")
+    expect(page.locator(f"#history li[data-key='game-{final['table']['game_id']}']")).to_contain_text("Bot 2 (hard)")

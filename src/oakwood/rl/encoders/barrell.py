@@ -10,15 +10,16 @@ field's meaning (battle scores may be negative); flags and one-hots are 0 or 1.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from oakwood.engine import Game
+from oakwood.engine import Game, State
 from oakwood.games.barrell.actions import GIFTABLE_CARDS
-from oakwood.games.barrell.cards import DECK_SIZE, HAND_SIZE, NAMES, RANK, SUIT
+from oakwood.games.barrell.cards import BIT, DECK_SIZE, HAND_SIZE, NAMES, RANK, SUIT
 from oakwood.games.barrell.phases import (
     HEARTS,
     JOKERS,
@@ -29,7 +30,11 @@ from oakwood.games.barrell.phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
+from oakwood.games.barrell.view import _SEES
+from oakwood.rl.tensors import DECISIONS, UNBOUNDED, UNIT, Encoder, Layout, relative_seats, seat_blocks
+
+if TYPE_CHECKING:
+    from oakwood.games.barrell.state import BarrellState
 
 PHASES = (MULLIGAN_PHASE, PLAY_PHASE, SWAP_PHASE, JOKERS, HEARTS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER)
 CARDS_TEXT = "54 cards in id order (A–K of clubs, diamonds, hearts, spades; red, black Joker)"
@@ -39,6 +44,8 @@ SCORE_SCALE = 40  # a battle score in forties (ten numbered cards, an Ace at 11,
 MULLIGAN_LIMIT = 3  # at most three cards set aside (BR-4)
 SUIT_COUNT = 5  # clubs, diamonds, hearts, spades, and the Jokers as a fifth "suit"
 RANK_COUNT = 14  # A … K, and the Jokers
+CARDS_PER_SUIT = 13.0  # the most cards of one suit (the two Jokers make a "suit" of 2): a hand's suit count bound
+CARDS_PER_RANK = 4.0  # the most cards of one rank (two Jokers): a hand's rank count bound
 
 
 #: The per-seat fields that are flags (0 or 1), each ``players`` wide.
@@ -77,6 +84,16 @@ HAND_COUNT: dict[str, int] = {
     | 1 << 8 * (SUIT_COUNT + (RANK[card] - 1 if RANK[card] else RANK_COUNT - 1))
     for card, name in enumerate(NAMES)
 }
+#: ``_HAND_COUNTS[k][b]``: the hand counts (as ``HAND_COUNT`` sums them) of the cards ``8k … 8k+7`` whose bits are set
+#: in the byte ``b`` (seven bytes hold the 54 cards).
+_HAND_COUNTS = tuple(
+    tuple(
+        sum(HAND_COUNT[NAMES[8 * k + i]] for i in range(8) if b >> i & 1 and 8 * k + i < DECK_SIZE) for b in range(256)
+    )
+    for k in range(7)
+)
+_C0, _C1, _C2, _C3, _C4, _C5, _C6 = _HAND_COUNTS
+_NO_COUNTS = bytes(HAND_COUNTS)
 _slot_card = itemgetter("card")
 _slot_face_up = itemgetter("face_up")
 
@@ -97,89 +114,118 @@ class BarrellEncoder(Encoder):
             return seat_blocks(n, k)
 
         # -- the position as a whole
-        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
-        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
-        layout.add("terminal", 1, "1 when the game is over")
-        layout.add("battle", 1, f"battle number / {BATTLE_SCALE}, at most 1")
-        layout.add("drawn_streak", 1, "battles in a row without a sole winner / the limit that ends the game (BR-15)")
-        layout.add("deck_size", 1, f"cards in the Deck / {DECK_SIZE}")
-        layout.add("jack_of_diamonds", 1, "1 while a Jack of Diamonds cancels face cards (BR-11)")
-        layout.add("discard", DECK_SIZE, f"Discard pile: {CARDS_TEXT}")
-        layout.add("queen_zone", DECK_SIZE, f"Queen Zone: {CARDS_TEXT}")
+        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES), UNIT)
+        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS), UNIT)
+        layout.add("terminal", 1, "1 when the game is over", UNIT)
+        layout.add("battle", 1, f"battle number / {BATTLE_SCALE}, at most 1", UNIT)
         layout.add(
-            "cancelled", DECK_SIZE, f"Jacks played after the Jack of Diamonds, so without effect (BR-11): {CARDS_TEXT}"
+            "drawn_streak", 1, "battles in a row without a sole winner / the limit that ends the game (BR-15)", UNIT
+        )
+        layout.add("deck_size", 1, f"cards in the Deck / {DECK_SIZE}", UNIT)
+        layout.add("jack_of_diamonds", 1, "1 while a Jack of Diamonds cancels face cards (BR-11)", UNIT)
+        layout.add("discard", DECK_SIZE, f"Discard pile: {CARDS_TEXT}", UNIT)
+        layout.add("queen_zone", DECK_SIZE, f"Queen Zone: {CARDS_TEXT}", UNIT)
+        layout.add(
+            "cancelled",
+            DECK_SIZE,
+            f"Jacks played after the Jack of Diamonds, so without effect (BR-11): {CARDS_TEXT}",
+            UNIT,
         )
         # -- the observing seat's own cards
-        layout.add("hand", DECK_SIZE, f"own hand: {CARDS_TEXT}")
-        layout.add("hand_suits", SUIT_COUNT, "own hand: count per suit (clubs, diamonds, hearts, spades, Jokers)")
-        layout.add("hand_ranks", RANK_COUNT, "own hand: count per rank (A, 2–10, J, Q, K, Joker)")
-        layout.add("hand_size", 1, f"own hand size / {HAND_SIZE}")
-        layout.add("aside", DECK_SIZE, f"own cards set aside in the mulligan: {CARDS_TEXT}")
+        layout.add("hand", DECK_SIZE, f"own hand: {CARDS_TEXT}", UNIT)
+        layout.add(
+            "hand_suits",
+            SUIT_COUNT,
+            "own hand: count per suit (clubs, diamonds, hearts, spades, Jokers)",
+            (0.0, CARDS_PER_SUIT),
+        )
+        layout.add(
+            "hand_ranks", RANK_COUNT, "own hand: count per rank (A, 2–10, J, Q, K, Joker)", (0.0, CARDS_PER_RANK)
+        )
+        layout.add("hand_size", 1, f"own hand size / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add("aside", DECK_SIZE, f"own cards set aside in the mulligan: {CARDS_TEXT}", UNIT)
         layout.add(
             "unseen",
             DECK_SIZE,
             f"cards the seat cannot see anywhere ({CARDS_TEXT}): not in its hand, set aside, Discard, the Queen "
             "Zone, a field (face up or known), known or recalled in another hand — so in the Deck, unknown in "
             "a hand, or face down unknown",
+            UNIT,
         )
-        layout.add("my_gift", n, f"{per}: own hidden heart recipient (BR-5), one-hot")
+        layout.add("my_gift", n, f"{per}: own hidden heart recipient (BR-5), one-hot", UNIT)
         if self.split_gifts:
             layout.add(
                 "my_gifts",
                 len(GIFTABLE_CARDS) * n,
                 f"{len(GIFTABLE_CARDS)} giftable cards (A♥–10♥, K♥), each {per}: "
                 "own recipient of that card (split_per_card)",
+                UNIT,
             )
-        layout.add("provisional_known", 1, "1 when provisional scores are shown (joker_timing variant)")
-        layout.add("battle_scores_known", 1, "1 once this battle has been scored")
+        layout.add("provisional_known", 1, "1 when provisional scores are shown (joker_timing variant)", UNIT)
+        layout.add("battle_scores_known", 1, "1 once this battle has been scored", UNIT)
         # -- every seat's public facts (rotated)
-        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act")
-        layout.add("seat_active", n, f"{per}: 1 for the player whose turn it is")
-        layout.add("seat_first", n, f"{per}: 1 for the first player of this battle")
-        layout.add("seat_passed", n, f"{per}: 1 for a player who has passed this battle")
-        layout.add("seat_wins", n, f"{per}: battles won / {WINS_TO_WIN}")
-        layout.add("seat_winner", n, f"{per}: 1 for a winner of the game")
-        layout.add("seat_battle_winner", n, f"{per}: 1 for a winner of the last battle scored")
-        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_SIZE}")
-        layout.add("seat_aside_size", n, f"{per}: cards set aside in the mulligan / {MULLIGAN_LIMIT} (0 when hidden)")
-        layout.add("seat_aside_hidden", n, f"{per}: 1 when that count is hidden (simultaneous mulligan)")
-        layout.add("seat_must_commit", n, f"{per}: 1 for a seat that takes part in the pending hidden choice")
-        layout.add("seat_committed", n, f"{per}: 1 for a seat that has made its hidden choice (not which)")
-        layout.add("seat_provisional", n, f"{per}: provisional battle score / {SCORE_SCALE}")
-        layout.add("seat_battle_score", n, f"{per}: battle score / {SCORE_SCALE}")
-        layout.add("seat_field_size", n, f"{per}: cards in the field / {HAND_SIZE}")
-        layout.add("seat_field_face_up", n, f"{per}: face-up cards in the field / {HAND_SIZE}")
-        layout.add("seat_field_hidden", n, f"{per}: face-down cards the observer cannot identify / {HAND_SIZE}")
+        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act", UNIT)
+        layout.add("seat_active", n, f"{per}: 1 for the player whose turn it is", UNIT)
+        layout.add("seat_first", n, f"{per}: 1 for the first player of this battle", UNIT)
+        layout.add("seat_passed", n, f"{per}: 1 for a player who has passed this battle", UNIT)
+        layout.add("seat_wins", n, f"{per}: battles won / {WINS_TO_WIN}", UNIT)
+        layout.add("seat_winner", n, f"{per}: 1 for a winner of the game", UNIT)
+        layout.add("seat_battle_winner", n, f"{per}: 1 for a winner of the last battle scored", UNIT)
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add(
+            "seat_aside_size", n, f"{per}: cards set aside in the mulligan / {MULLIGAN_LIMIT} (0 when hidden)", UNIT
+        )
+        layout.add("seat_aside_hidden", n, f"{per}: 1 when that count is hidden (simultaneous mulligan)", UNIT)
+        layout.add("seat_must_commit", n, f"{per}: 1 for a seat that takes part in the pending hidden choice", UNIT)
+        layout.add("seat_committed", n, f"{per}: 1 for a seat that has made its hidden choice (not which)", UNIT)
+        layout.add("seat_provisional", n, f"{per}: provisional battle score / {SCORE_SCALE}", UNBOUNDED)
+        layout.add("seat_battle_score", n, f"{per}: battle score / {SCORE_SCALE}", UNBOUNDED)
+        layout.add("seat_field_size", n, f"{per}: cards in the field / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE))
+        layout.add(
+            "seat_field_face_up", n, f"{per}: face-up cards in the field / {HAND_SIZE}", (0.0, DECK_SIZE / HAND_SIZE)
+        )
+        layout.add(
+            "seat_field_hidden",
+            n,
+            f"{per}: face-down cards the observer cannot identify / {HAND_SIZE}",
+            (0.0, DECK_SIZE / HAND_SIZE),
+        )
         layout.add(
             "seat_field",
             n * DECK_SIZE,
             f"{blocks(54)}: cards of that field the observer can identify (face up, or face down and known to it)",
+            UNIT,
         )
         layout.add(
             "seat_known",
             n * DECK_SIZE,
             f"{blocks(54)}: cards the observer knows in that hand; in its own block, what everyone knows it holds",
+            UNIT,
         )
         layout.add(
             "seat_recalled",
             n * DECK_SIZE,
             f"{blocks(54)}: cards everyone knows to be in that hand or among its player's face-down plays (BR-23)",
+            UNIT,
         )
         layout.add(
             "seat_to_give",
             n * DECK_SIZE,
             f"{blocks(54)}: hearts that player gives away (hearts phase)",
+            UNIT,
         )
         if self.covered_slots:
             layout.add(
                 "seat_covered",
                 n,
                 f"{per}: field slots on the table before the Jack of Diamonds / {HAND_SIZE} (cards_on_table_only)",
+                (0.0, DECK_SIZE / HAND_SIZE),
             )
             layout.add(
                 "covered",
                 DECK_SIZE,
                 f"identified cards on the table before the Jack of Diamonds: {CARDS_TEXT}",
+                UNIT,
             )
         super().__init__(game, players, layout)
         at = {f.name: f.offset for f in layout.fields}
@@ -238,7 +284,18 @@ class BarrellEncoder(Encoder):
         Every entry that is 0 or 1 (card sets, one-hots, flags) is a bit of one integer, unpacked into the new
         tensor at once; every other number is then written with one indexed assignment.
         """
-        ones, numbers, covered_slots = self._entries(observation)
+        return self._tensor(*self._entries(observation))
+
+    def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
+        """The tensor of ``state.observe(seat)`` read straight from the state's card masks (the direct path: the
+        same entries as :meth:`_entries` finds in the observation, with no observation built; tested equal to
+        ``encode(state.observe(seat))`` by ``tests/conformance/test_direct_tensors.py``)."""
+        if seat is not None:
+            state._check_seat_number(seat)  # the seats observe() accepts, and its refusal of any other
+        return self._tensor(*self._state_entries(cast("BarrellState", state), seat))
+
+    def _tensor(self, ones: int, numbers: list[float], covered_slots: list[tuple[int, float]]) -> NDArray[np.float32]:
+        """The tensor of the three parts :meth:`_entries` returns (a new array)."""
         out = np.unpackbits(np.frombuffer(ones.to_bytes(self._bytes, "little"), np.uint8), bitorder="little")
         tensor = out[: self._size].astype(np.float32)
         tensor[self._numbers] = numbers
@@ -380,6 +437,163 @@ class BarrellEncoder(Encoder):
                 covered_cards |= sum(
                     CARD_BIT[slot["card"]] for slot, c in zip(fields[s], covered, strict=True) if c and slot["card"]
                 )
+            seen |= covered_cards
+            ones |= covered_cards << self._covered
+        ones |= (ALL_CARDS ^ seen) << self._unseen
+        return ones, numbers, covered_slots
+
+    def _state_entries(self, state: BarrellState, seat: int | None) -> tuple[int, list[float], list[tuple[int, float]]]:
+        """What :meth:`_entries` returns for ``state.observe(seat)``, read from the state's fields as
+        ``oakwood.games.barrell.view.observe`` reads them (card ids are the masks' bits, so a card set's mask is
+        the state's own mask, or the sum of its cards' bits)."""
+        n = self.players
+        me = 0 if seat is None else seat
+        rel = self._rels[me]
+        flags = self._flags
+        phase = state.phase
+        viewer = state.all_seats if seat is None else 1 << seat
+        # The cards the viewer sees: those whose ``known`` mask includes every viewing seat (as observe finds them).
+        sees = sum(compress(BIT, bytes(state.known).translate(_SEES[viewer])))
+        hands = state.hands
+        aside = state.aside
+        over = phase == OVER
+        hand = 0 if seat is None else hands[seat]
+        seen = hand
+        ones = (
+            self._phase[phase]
+            | self._decision["none" if over else "turn" if state.active >= 0 else "commit"]
+            | flags["seat_first"][rel[state.first]]
+            | hand << self._hand
+        )
+        discard = state.discard
+        if discard:
+            mask = sum(map(BIT.__getitem__, discard))
+            seen |= mask
+            ones |= mask << self._discard
+        queen_zone = state.queen_zone
+        if queen_zone:
+            mask = sum(map(BIT.__getitem__, queen_zone))
+            seen |= mask
+            ones |= mask << self._queen_zone
+        if state.jacks_void:
+            seen |= state.jacks_void
+            ones |= state.jacks_void << self._cancelled
+        if seat is not None and aside[seat]:
+            seen |= aside[seat]
+            ones |= aside[seat] << self._aside
+        if over:
+            ones |= self._terminal
+        if state.jd_active:
+            ones |= self._jack_of_diamonds
+        provisional = state.provisional_scores
+        if provisional is not None:
+            ones |= self._provisional_known
+        battle_scores = state.battle_scores
+        if battle_scores is not None:
+            ones |= self._battle_scores_known
+        hearts = phase == HEARTS
+        if seat is not None and hearts:
+            if state.gift_target[seat] >= 0:
+                ones |= 1 << self._my_gift + rel[state.gift_target[seat]]
+            if self.split_gifts:
+                mine = state.to_give[seat]
+                for card, target in state.card_target.items():
+                    if mine & BIT[card]:
+                        ones |= 1 << self._gift_slots[NAMES[card]] + rel[target]
+        to_act = flags["seat_to_act"]
+        for s in state.to_act():
+            ones |= to_act[rel[s]]
+        if state.active >= 0:
+            ones |= flags["seat_active"][rel[state.active]]
+        if over:
+            winner = flags["seat_winner"]
+            for s in state._winners():
+                ones |= winner[rel[s]]
+        battle_winner = flags["seat_battle_winner"]
+        for s in state.battle_winners:
+            ones |= battle_winner[rel[s]]
+        passed = state.passed
+        if passed:
+            passed_flag = flags["seat_passed"]
+            for s in range(n):
+                if passed >> s & 1:
+                    ones |= passed_flag[rel[s]]
+        hidden_aside = phase == MULLIGAN_PHASE and state.game.simultaneous_mulligan
+        if hidden_aside:
+            hidden = flags["seat_aside_hidden"]
+            for s in range(n):
+                if s != seat:
+                    ones |= hidden[rel[s]]
+        need = state.need
+        if need:
+            must_commit = flags["seat_must_commit"]
+            done = flags["seat_committed"]
+            committed = state.committed
+            for s in range(n):
+                if need >> s & 1:
+                    ones |= must_commit[rel[s]]
+                    if committed >> s & 1:
+                        ones |= done[rel[s]]
+
+        numbers: list[float] = [
+            min(state.battle / BATTLE_SCALE, 1.0),
+            state.drawn_streak / self.drawn_limit,
+            len(state.deck) / DECK_SIZE,
+        ]
+        if hand:
+            b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")
+            counts = _C0[b0] + _C1[b1] + _C2[b2] + _C3[b3] + _C4[b4] + _C5[b5] + _C6[b6]
+            numbers += counts.to_bytes(HAND_COUNTS, "little")
+        else:
+            numbers += _NO_COUNTS
+        numbers.append(hand.bit_count() / HAND_SIZE)
+        wins = state.wins
+        face_up = state.face_up
+        shown = face_up | sees
+        fields = state.fields
+        bit_of = BIT.__getitem__
+        recall = state.recall
+        to_give = state.to_give
+        for s, field_at, known_at, recalled_at, to_give_at in self._blocks[me]:
+            field = fields[s]
+            in_field = sum(map(bit_of, field))  # a card is in one place once: the sum is the field's mask
+            field_mask = in_field & shown
+            seen |= field_mask
+            ones |= field_mask << field_at
+            held = hands[s]
+            if hidden_aside and s != seat:
+                held |= aside[s]  # the cards set aside are still hidden among the hand
+                aside_size = 0.0
+            else:
+                aside_size = aside[s].bit_count() / MULLIGAN_LIMIT
+            known = held & sees
+            if known:
+                seen |= known
+                ones |= known << known_at
+            if recall[s]:
+                seen |= recall[s]
+                ones |= recall[s] << recalled_at
+            if hearts and to_give[s]:
+                seen |= to_give[s]
+                ones |= to_give[s] << to_give_at
+            numbers += (  # SEAT_NUMBERS
+                wins[s] / WINS_TO_WIN,
+                held.bit_count() / HAND_SIZE,
+                aside_size,
+                0 if provisional is None else provisional[s] / SCORE_SCALE,
+                0 if battle_scores is None else battle_scores[s] / SCORE_SCALE,
+                len(field) / HAND_SIZE,
+                (in_field & face_up).bit_count() / HAND_SIZE,
+                (len(field) - field_mask.bit_count()) / HAND_SIZE,
+            )
+        covered_slots = []
+        if self.covered_slots and state.jd_active:
+            covered_cards = 0
+            cover = state.jd_cover
+            for s, field in enumerate(fields):
+                before = sum(map(bit_of, field)) & cover
+                covered_cards |= before & shown
+                covered_slots.append((rel[s], before.bit_count() / HAND_SIZE))
             seen |= covered_cards
             ones |= covered_cards << self._covered
         ones |= (ALL_CARDS ^ seen) << self._unseen

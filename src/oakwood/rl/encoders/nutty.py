@@ -24,12 +24,12 @@ composition less every card in view, a function of what every seat sees.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from oakwood.engine import Game
+from oakwood.engine import Game, State
 from oakwood.games.nutty.cards import (
     BROWN_TOTAL,
     GOLDEN_TOTAL,
@@ -45,10 +45,18 @@ from oakwood.games.nutty.cards import (
     SOLO_KEEP_WITH_EVENTS,
     TREE_SIZE,
 )
-from oakwood.rl.tensors import Encoder, Layout, relative_seats
+from oakwood.games.nutty.tree import _PLACE_NAMES, TRUNK
+from oakwood.rl.tensors import NON_NEGATIVE, UNIT, Encoder, Layout, relative_seats
+
+if TYPE_CHECKING:
+    from oakwood.games.nutty.solo import SoloState
+    from oakwood.games.nutty.state import NuttyState
+    from oakwood.games.nutty.tree import TreeState
 
 #: Points that win (NS-15, NS-17 d): the scale of every store of acorns.
 WIN_POINTS = 20
+#: Every acorn of the game in points (brown 1, golden 5): no store of acorns can hold more.
+ACORN_POINTS = BROWN_TOTAL + 5 * GOLDEN_TOTAL
 PLACES = 1 + TREE_SIZE
 MULTI_PHASES = ("turn", "fools", "over")
 SOLO_PHASES = ("play", "fools", "bribe", "over")
@@ -81,6 +89,12 @@ PLACE_INDEX = {"trunk": 0} | {
     for limb in range(LIMBS)
     for pos in range(LIMB_LENGTH)
 }
+
+#: ``PLACE_INDEX`` of every position code of the state's ``where`` (``TRUNK`` and ``limb * STRIDE + position``), as
+#: the observation names it.
+PLACE_OF_CODE = {code: PLACE_INDEX[name] for code, name in _PLACE_NAMES.items() if name in PLACE_INDEX}
+#: The tensor slot of every card position code (``limb * STRIDE + position``).
+SLOT_OF_CODE = {code: place - 1 for code, place in PLACE_OF_CODE.items() if code != TRUNK}
 
 
 class NuttyEncoder(Encoder):
@@ -119,68 +133,108 @@ class NuttyEncoder(Encoder):
         lay = Layout()
         slot = "per card slot (limb-major, limb * 5 + position)"
         seats = "per relative seat (observer first)"
-        lay.add("tree_present", TREE_SIZE, f"1 if a card is at this slot, {slot}")
-        lay.add("tree_face_down", TREE_SIZE, f"1 if the card is face down (hidden), {slot}")
+        lay.add("tree_present", TREE_SIZE, f"1 if a card is at this slot, {slot}", UNIT)
+        lay.add("tree_face_down", TREE_SIZE, f"1 if the card is face down (hidden), {slot}", UNIT)
         lay.add(
             "tree_kind",
             TREE_SIZE * len(KINDS),
             f"face-up card kind one-hot, {slot} × kind ({_KINDS_TEXT}); the BB column marks a revealed "
             "Broken Branch; all 0 when face down or absent",
+            UNIT,
         )
-        lay.add("tree_brown", TREE_SIZE, f"brown acorns lying on the card (count), {slot}")
-        lay.add("tree_golden", TREE_SIZE, f"golden acorns lying on the card (count), {slot}")
-        lay.add("tree_squirrels", TREE_SIZE * n, f"1 if the seat's squirrel stands on the card, {slot} × {seats}")
-        lay.add("at", n * PLACES, f"where each squirrel stands, one-hot over 31 places (0 trunk, 1 + slot), {seats}")
-        lay.add("cheeks", n * 2, f"acorns in the cheeks (count: brown, golden), {seats}")
-        lay.add("backpack", n * 2, f"acorn in the Backpack (flags: brown, golden), {seats}")
-        lay.add("nest", n * 2, f"acorns in the nest in points ÷ 20 (brown × 1, golden × 5), {seats}")
-        lay.add("burrow", n * 2, f"acorns buried in points ÷ 20 (brown × 1, golden × 5), {seats}")
-        lay.add("sticky", n * 2, f"acorns tracked on Sticky Fingers (count: brown, golden), {seats}")
-        lay.add("powers", n * len(POWERS), f"powers held (flags over {_POWERS_TEXT}), {seats}")
-        lay.add("sappy", n * 2, f"Sappy Feet beside the board (count: for the next turn, applied now), {seats}")
-        lay.add("points", n, f"points (the running score) ÷ 20, {seats}")
-        lay.add("supply", 2, "acorns in the supply: brown ÷ 60, golden ÷ 15")
-        lay.add("deck", 1, "cards in the Leaf Deck ÷ (cards dealt − 30)")
+        lay.add("tree_brown", TREE_SIZE, f"brown acorns lying on the card (count), {slot}", (0.0, BROWN_TOTAL))
+        lay.add("tree_golden", TREE_SIZE, f"golden acorns lying on the card (count), {slot}", (0.0, GOLDEN_TOTAL))
+        lay.add("tree_squirrels", TREE_SIZE * n, f"1 if the seat's squirrel stands on the card, {slot} × {seats}", UNIT)
+        lay.add(
+            "at", n * PLACES, f"where each squirrel stands, one-hot over 31 places (0 trunk, 1 + slot), {seats}", UNIT
+        )
+        lay.add(
+            "cheeks",
+            n * 2,
+            f"acorns in the cheeks (count: brown, golden), {seats}",
+            (0.0, max(BROWN_TOTAL, GOLDEN_TOTAL)),
+        )
+        lay.add("backpack", n * 2, f"acorn in the Backpack (flags: brown, golden), {seats}", UNIT)
+        lay.add(
+            "nest",
+            n * 2,
+            f"acorns in the nest in points ÷ 20 (brown × 1, golden × 5), {seats}",
+            (0.0, ACORN_POINTS / WIN_POINTS),
+        )
+        lay.add(
+            "burrow",
+            n * 2,
+            f"acorns buried in points ÷ 20 (brown × 1, golden × 5), {seats}",
+            (0.0, ACORN_POINTS / WIN_POINTS),
+        )
+        lay.add(
+            "sticky",
+            n * 2,
+            f"acorns tracked on Sticky Fingers (count: brown, golden), {seats}",
+            (0.0, max(BROWN_TOTAL, GOLDEN_TOTAL)),
+        )
+        lay.add("powers", n * len(POWERS), f"powers held (flags over {_POWERS_TEXT}), {seats}", UNIT)
+        lay.add(
+            "sappy",
+            n * 2,
+            f"Sappy Feet beside the board (count: for the next turn, applied now), {seats}",
+            NON_NEGATIVE,
+        )
+        lay.add("points", n, f"points (the running score) ÷ 20, {seats}", NON_NEGATIVE)
+        lay.add("supply", 2, "acorns in the supply: brown ÷ 60, golden ÷ 15", UNIT)
+        lay.add("deck", 1, "cards in the Leaf Deck ÷ (cards dealt − 30)", (0.0, self.dealt_total / self.deck_scale))
         lay.add(
             "out_of_play",
             len(KINDS),
             f"face-up cards out of play per kind ({_KINDS_TEXT}) ÷ that kind's dealt count",
+            NON_NEGATIVE,
         )
-        lay.add("out_face_down", 1, "cards out of play unseen (cut by a limb break) ÷ cards dealt")
-        lay.add("out_acorns", 2, "acorns out of play (Sticky Fingers lost): brown ÷ 60, golden ÷ 15")
+        lay.add("out_face_down", 1, "cards out of play unseen (cut by a limb break) ÷ cards dealt", UNIT)
+        lay.add("out_acorns", 2, "acorns out of play (Sticky Fingers lost): brown ÷ 60, golden ÷ 15", UNIT)
         lay.add(
             "unseen",
             len(KINDS),
             f"cards never seen per kind ({_KINDS_TEXT}): the dealt composition less every card in view, ÷ that "
             "kind's dealt count (the pool face-down cards and the Leaf Deck are drawn from)",
+            UNIT,
         )
-        lay.add("hidden", 1, "cards never seen (face down on the tree, Leaf Deck, cut unseen) ÷ cards dealt")
+        lay.add("hidden", 1, "cards never seen (face down on the tree, Leaf Deck, cut unseen) ÷ cards dealt", UNIT)
         phases = SOLO_PHASES if self.solo else MULTI_PHASES
-        lay.add("phase", len(phases), f"phase one-hot ({' '.join(phases)})")
-        lay.add("decision", len(DECISIONS), f"decision one-hot ({' '.join(DECISIONS)})")
-        lay.add("to_act", n, f"1 for each seat to act, {seats}")
-        lay.add("terminal", 1, "1 once the game is over")
-        lay.add("winners", n, f"1 for each winner (once over), {seats}")
+        lay.add("phase", len(phases), f"phase one-hot ({' '.join(phases)})", UNIT)
+        lay.add("decision", len(DECISIONS), f"decision one-hot ({' '.join(DECISIONS)})", UNIT)
+        lay.add("to_act", n, f"1 for each seat to act, {seats}", UNIT)
+        lay.add("terminal", 1, "1 once the game is over", UNIT)
+        lay.add("winners", n, f"1 for each winner (once over), {seats}", UNIT)
         lay.add("fools_places", len(FOOLS_PLACES), "places Fool's Gold may take a golden from (flags: cheeks "
-                "backpack nest burrow), while phase is fools")  # fmt: skip
+                "backpack nest burrow), while phase is fools", UNIT)  # fmt: skip
         if self.solo:
-            lay.add("market", len(MARKET), "powers for sale in the solo market (count: SW FL BP LA)")
-            lay.add("wealth", 1, "points available for payments (cheeks, Backpack, nest) ÷ 20")
-            lay.add("owl_waiting", 1, "face-up Owls on the tree waiting to be bribed (count)")
-            lay.add("actions_taken", 1, "decisions taken so far ÷ solo_max_actions")
-            lay.add("result", len(SOLO_RESULTS), "the solo result one-hot (won lost ended); all 0 while playing")
+            lay.add("market", len(MARKET), "powers for sale in the solo market (count: SW FL BP LA)", NON_NEGATIVE)
+            lay.add(
+                "wealth",
+                1,
+                "points available for payments (cheeks, Backpack, nest) ÷ 20",
+                (0.0, ACORN_POINTS / WIN_POINTS),
+            )
+            lay.add("owl_waiting", 1, "face-up Owls on the tree waiting to be bribed (count)", (0.0, TREE_SIZE))
+            lay.add("actions_taken", 1, "decisions taken so far ÷ solo_max_actions", UNIT)
+            lay.add("result", len(SOLO_RESULTS), "the solo result one-hot (won lost ended); all 0 while playing", UNIT)
         else:
-            lay.add("current", n, f"whose turn it is, one-hot, {seats}")
-            lay.add("first", n, f"the first player, one-hot, {seats}")
-            lay.add("ap", 1, "action points left this turn (count)")
-            lay.add("ap_is", 6, "action points left, one-hot 0 1 2 3 4 5+")
-            lay.add("sticky_used", 1, "1 if Sticky Fingers was used this turn")
-            lay.add("spittoon_used", 1, "1 if the Spittoon was used this turn")
-            lay.add("copy", len(POWERS), f"the power a Doppelgänger copies this turn, one-hot ({_POWERS_TEXT})")
-            lay.add("copy_spent", 1, "1 if that copy is used up (single_use variant)")
-            lay.add("round", 1, "the round number ÷ (max_rounds + 1), the most it reaches (NS-14a)")
-            lay.add("end_triggered", 1, "1 once the end is triggered (NS-14)")
-            lay.add("turns_left", 1, f"turns after the current one before the end ÷ {2 * n}; 0 if not triggered")
+            lay.add("current", n, f"whose turn it is, one-hot, {seats}", UNIT)
+            lay.add("first", n, f"the first player, one-hot, {seats}", UNIT)
+            lay.add("ap", 1, "action points left this turn (count)", NON_NEGATIVE)
+            lay.add("ap_is", 6, "action points left, one-hot 0 1 2 3 4 5+", UNIT)
+            lay.add("sticky_used", 1, "1 if Sticky Fingers was used this turn", UNIT)
+            lay.add("spittoon_used", 1, "1 if the Spittoon was used this turn", UNIT)
+            lay.add("copy", len(POWERS), f"the power a Doppelgänger copies this turn, one-hot ({_POWERS_TEXT})", UNIT)
+            lay.add("copy_spent", 1, "1 if that copy is used up (single_use variant)", UNIT)
+            lay.add("round", 1, "the round number ÷ (max_rounds + 1), the most it reaches (NS-14a)", UNIT)
+            lay.add("end_triggered", 1, "1 once the end is triggered (NS-14)", UNIT)
+            lay.add(
+                "turns_left",
+                1,
+                f"turns after the current one before the end ÷ {2 * n}; 0 if not triggered",
+                NON_NEGATIVE,
+            )
         return lay
 
     def fill(self, observation: Mapping[str, Any], out: NDArray[np.float32]) -> None:
@@ -315,6 +369,151 @@ class NuttyEncoder(Encoder):
                 v[o["end_triggered"]] = 1.0
                 if observation["turns_left"] >= 0:
                     v[o["turns_left"]] = observation["turns_left"] / (2 * n)
+
+    def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
+        """The tensor of ``state.observe(seat)`` read straight from the state (the direct path; tested equal to
+        ``encode(state.observe(seat))`` by ``tests/conformance/test_direct_tensors.py``)."""
+        if seat is not None:
+            state._check_seat_number(seat)  # the seats observe() accepts, and its refusal of any other
+        out = np.zeros(self.size, dtype=np.float32)
+        self._fill_state(cast("TreeState", state), seat, out)
+        return out
+
+    def fill_state(self, state: State, seat: int | None, out: NDArray[np.float32]) -> None:
+        """Write the tensor of ``state.observe(seat)`` into ``out`` (whatever it held), by the direct path."""
+        if seat is not None:
+            state._check_seat_number(seat)
+        out.fill(0.0)
+        self._fill_state(cast("TreeState", state), seat, out)
+
+    def _fill_state(self, state: TreeState, seat: int | None, out: NDArray[np.float32]) -> None:
+        """:meth:`fill` of ``state.observe(seat)``, each value read from the field of the state that
+        ``TreeState.observe_tree`` and the states' ``_observe`` read it from (the same stores, in the same order)."""
+        n = self.players
+        o = self.off
+        solo = self.solo
+        kinds = len(KINDS)
+        rel = self.rel[seat or 0]
+        seen = [0] * kinds
+        face_down = 0
+        view: Any = memoryview(cast(Any, out))
+        with view as v:
+            present, down, kind_at = o["tree_present"], o["tree_face_down"], o["tree_kind"]
+            brown_at, golden_at, squirrels_at = o["tree_brown"], o["tree_golden"], o["tree_squirrels"]
+            for first, cards in zip(LIMB_FIRST_SLOTS, state.limbs, strict=True):
+                for i, (kind, up, brown, golden) in enumerate(cards, first):
+                    v[present + i] = 1.0
+                    if not up:
+                        v[down + i] = 1.0
+                        face_down += 1
+                    else:
+                        k = KIND_ORDER[kind]
+                        v[kind_at + i * kinds + k] = 1.0
+                        seen[k] += 1
+                    if brown:
+                        v[brown_at + i] = brown
+                    if golden:
+                        v[golden_at + i] = golden
+            where = state.where
+            for s, w in enumerate(where):
+                if w != TRUNK:
+                    v[squirrels_at + SLOT_OF_CODE[w] * n + rel[s]] = 1.0
+            owls = seen[OWL_KIND]
+            for s in range(n):
+                at, cheeks, backpack, nest, burrow, sticky, powers, sappy, points = self.seat_offsets[rel[s]]
+                v[at + PLACE_OF_CODE[where[s]]] = 1.0
+                brown, golden = state.cheeks_b[s], state.cheeks_g[s]
+                if brown or golden:
+                    v[cheeks] = brown
+                    v[cheeks + 1] = golden
+                pack = state.pack[s]
+                if pack:  # "b" or "g"; "" for an empty Backpack
+                    v[backpack + (pack == "g")] = 1.0
+                brown, golden = state.nest_b[s], state.nest_g[s]
+                if brown or golden:
+                    v[nest] = brown / WIN_POINTS
+                    v[nest + 1] = 5 * golden / WIN_POINTS
+                brown, golden = state.bur_b[s], state.bur_g[s]
+                if brown or golden:
+                    v[burrow] = brown / WIN_POINTS
+                    v[burrow + 1] = 5 * golden / WIN_POINTS
+                brown, golden = state.stick_b[s], state.stick_g[s]
+                if brown or golden:
+                    v[sticky] = brown
+                    v[sticky + 1] = golden
+                for power in state.powers[s]:
+                    v[powers + POWER_INDEX[power]] = 1.0
+                    if not solo:
+                        seen[KIND_ORDER[power]] += 1
+                sappy_next, sappy_now = state.sappy_next[s], state.sappy_now[s]
+                if sappy_next or sappy_now:
+                    v[sappy] = sappy_next
+                    v[sappy + 1] = sappy_now
+                    seen[SAPPY_KIND] += sappy_next + sappy_now
+                if score := state.points(s):
+                    v[points] = score / WIN_POINTS
+            v[o["supply"]] = state.supply_b / BROWN_TOTAL
+            v[o["supply"] + 1] = state.supply_g / GOLDEN_TOTAL
+            deck = len(state.deck)
+            v[o["deck"]] = deck / self.deck_scale
+            out_of_play = o["out_of_play"]
+            for kind in state.out_known:
+                k = KIND_ORDER[kind]
+                seen[k] += 1
+                v[out_of_play + k] += self.out_share[k]
+            gone_face_down = len(state.out_hidden)
+            v[o["out_face_down"]] = gone_face_down / self.dealt_total
+            v[o["out_acorns"]] = state.gone_b / BROWN_TOTAL
+            v[o["out_acorns"] + 1] = state.gone_g / GOLDEN_TOTAL
+            unseen = o["unseen"]
+            for k, dealt, count in zip(range(kinds), self.dealt, seen, strict=True):
+                if dealt > count:
+                    v[unseen + k] = (dealt - count) / dealt
+            v[o["hidden"]] = (face_down + deck + gone_face_down) / self.dealt_total
+            phase = state.phase
+            v[o["phase"] + self.phase_index[phase]] = 1.0
+            v[o["decision"] + DECISION_INDEX[state._decision().value]] = 1.0
+            for s in state._to_act():
+                v[o["to_act"] + rel[s]] = 1.0
+            if phase == "over":
+                v[o["terminal"]] = 1.0
+                for s in state._winners():
+                    v[o["winners"] + rel[s]] = 1.0
+            if solo:
+                solo_state = cast("SoloState", state)
+                if phase == "fools":
+                    for place in solo_state.fools_places(0):
+                        v[o["fools_places"] + FOOLS_PLACE_INDEX[place]] = 1.0
+                for power in solo_state.market:
+                    v[o["market"] + MARKET_INDEX[power]] += 1
+                v[o["wealth"]] = solo_state.wealth() / WIN_POINTS
+                v[o["owl_waiting"]] = owls
+                v[o["actions_taken"]] = solo_state.actions_taken / self.max_actions
+                if solo_state.result:
+                    v[o["result"] + SOLO_RESULT_INDEX[solo_state.result]] = 1.0
+                return
+            multi = cast("NuttyState", state)
+            if phase == "fools":
+                for place in multi.fools_places(multi.current):
+                    v[o["fools_places"] + FOOLS_PLACE_INDEX[place]] = 1.0
+            v[o["current"] + rel[multi.current]] = 1.0
+            v[o["first"] + rel[multi.first]] = 1.0
+            ap = multi.ap
+            v[o["ap"]] = ap
+            v[o["ap_is"] + min(ap, 5)] = 1.0
+            if multi.sticky_used:
+                v[o["sticky_used"]] = 1.0
+            if multi.spit_used:
+                v[o["spittoon_used"]] = 1.0
+            if multi.copy:
+                v[o["copy"] + POWER_INDEX[multi.copy]] = 1.0
+            if multi.copy_spent:
+                v[o["copy_spent"]] = 1.0
+            v[o["round"]] = multi.round_no / (self.max_rounds + 1)
+            if multi.end_triggered:
+                v[o["end_triggered"]] = 1.0
+                if multi.turns_left >= 0:
+                    v[o["turns_left"]] = multi.turns_left / (2 * n)
 
 
 def encoder(game: Game[Any], players: int) -> NuttyEncoder:

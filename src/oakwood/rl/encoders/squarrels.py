@@ -10,12 +10,12 @@ given in each field's meaning; flags and one-hots are 0 or 1.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from oakwood.engine import Game
+from oakwood.engine import Game, State
 from oakwood.games.squarrels.cards import (
     COUNTS,
     FIVE,
@@ -23,12 +23,26 @@ from oakwood.games.squarrels.cards import (
     HAND_KINDS,
     HAND_LIMIT,
     NAME_TO_CARD,
+    NAMES,
     NUMBERS,
     ONE,
     SET_SIZE,
 )
-from oakwood.games.squarrels.state import PHASES
-from oakwood.rl.tensors import DECISIONS, Encoder, Layout, relative_seats, seat_blocks
+from oakwood.games.squarrels.knowledge import held
+from oakwood.games.squarrels.state import PHASES, QUARREL, RACE
+from oakwood.rl.tensors import (
+    DECISIONS,
+    NON_NEGATIVE,
+    UNBOUNDED,
+    UNIT,
+    Encoder,
+    Layout,
+    relative_seats,
+    seat_blocks,
+)
+
+if TYPE_CHECKING:
+    from oakwood.games.squarrels.state import SQuarrelsState
 
 #: The cards Discard can show (the played Golden and the Action cards), in this order.
 DISCARD_KINDS = ("golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
@@ -36,6 +50,8 @@ KINDS_TEXT = "Rotten, 1, 2, 3, 4, 5, Golden"
 ROUND_SCALE = 10  # rounds are counted in tens (a 50-point match lasts a handful of rounds)
 HOARD_SCALE = 10  # Hoard Pile size in tens
 DECK_TOTAL = sum(COUNTS)
+#: The most cards of one hand kind the deck holds: no pile, hand or count of one kind can exceed it.
+MOST_OF_A_KIND = float(max(COUNTS[:HAND_KINDS]))
 
 
 def _counts(names: list[str]) -> list[int]:
@@ -61,82 +77,96 @@ class SQuarrelsEncoder(Encoder):
             return seat_blocks(n, k)
 
         # -- the position as a whole
-        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
-        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS))
-        layout.add("terminal", 1, "1 when the match is over")
-        layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1")
-        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}")
-        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}")
+        layout.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES), UNIT)
+        layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS), UNIT)
+        layout.add("terminal", 1, "1 when the match is over", UNIT)
+        layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1", UNIT)
+        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}", UNIT)
+        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}", (0.0, DECK_TOTAL / HOARD_SCALE))
         layout.add(
             "discard",
             len(DISCARD_KINDS),
             "Discard per kind (" + ", ".join(DISCARD_KINDS) + ") / how many the deck holds",
+            UNIT,
         )
-        layout.add("golden_out_of_match", 1, "1 when the Golden is lost for the rest of the match (SQ-7 variant)")
-        layout.add("drawing_open", 1, "1 while the active player may draw")
-        layout.add("must_draw_to_7", 1, "1 when the active player must draw to 7 after a Whirlwind (SQ-4 variant)")
-        layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)")
+        layout.add("golden_out_of_match", 1, "1 when the Golden is lost for the rest of the match (SQ-7 variant)", UNIT)
+        layout.add("drawing_open", 1, "1 while the active player may draw", UNIT)
+        layout.add(
+            "must_draw_to_7", 1, "1 when the active player must draw to 7 after a Whirlwind (SQ-4 variant)", UNIT
+        )
+        layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)", UNIT)
         # -- the observing seat's own cards
-        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})")
+        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})", (0.0, MOST_OF_A_KIND))
         layout.add(
             "hand_levels",
             len(NUMBERS) * SET_SIZE,
             "own Number cards 1–5, three per number: holds ≥1, ≥2, ≥3 of it (a set is three)",
+            UNIT,
         )
-        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}")
-        layout.add("your_round_score", 1, "own round score if Winter came now / target score")
-        layout.add("hoard_yours", HAND_KINDS, f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})")
+        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("your_round_score", 1, "own round score if Winter came now / target score", UNBOUNDED)
+        layout.add(
+            "hoard_yours",
+            HAND_KINDS,
+            f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})",
+            (0.0, MOST_OF_A_KIND),
+        )
         layout.add(
             "unseen",
             HAND_KINDS,
             f"cards the seat cannot place, per kind ({KINDS_TEXT}) / how many the deck holds: not in its hand, "
             "storage, Discard, its Hoard discards, the Quarrel, or known in another hand (so in the Deck, in "
             "others' Hoard discards, or unknown in other hands)",
+            UNIT,
         )
         # -- every seat's public facts (rotated)
-        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act")
-        layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player")
-        layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round")
-        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}")
-        layout.add("seat_total", n, f"{per}: match total / target score")
-        layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)")
+        layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act", UNIT)
+        layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player", UNIT)
+        layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round", UNIT)
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("seat_total", n, f"{per}: match total / target score", UNBOUNDED)
+        layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)", UNBOUNDED)
         layout.add(
             "seat_stored",
             n * len(NUMBERS),
             f"{blocks(5)}: stored sets of 1s … 5s (count)",
+            (0.0, DECK_TOTAL / SET_SIZE),
         )
         if self.wild_sets:
             layout.add(
                 "seat_stored_golden",
                 n * len(NUMBERS),
                 f"{blocks(5)}: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
+                (0.0, DECK_TOTAL / SET_SIZE),
             )
-        layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score")
+        layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score", NON_NEGATIVE)
         layout.add(
             "seat_known",
             n * HAND_KINDS,
             f"{blocks(7)}: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
             "block, what every seat knows it holds (SQ-24)",
+            (0.0, MOST_OF_A_KIND),
         )
-        layout.add("seat_winner", n, f"{per}: 1 for a winner of the match")
+        layout.add("seat_winner", n, f"{per}: 1 for a winner of the match", UNIT)
         # -- a Quarrel in progress
-        layout.add("quarrel_on", 1, "1 during a Quarrel")
-        layout.add("quarrel_drawer", n, f"{per}: 1 for the player who drew the Quarrel")
-        layout.add("quarrel_live", n, f"{per}: 1 for a player still playing in the Quarrel")
-        layout.add("quarrel_committed", n, f"{per}: 1 for a player who has picked a card (not which)")
+        layout.add("quarrel_on", 1, "1 during a Quarrel", UNIT)
+        layout.add("quarrel_drawer", n, f"{per}: 1 for the player who drew the Quarrel", UNIT)
+        layout.add("quarrel_live", n, f"{per}: 1 for a player still playing in the Quarrel", UNIT)
+        layout.add("quarrel_committed", n, f"{per}: 1 for a player who has picked a card (not which)", UNIT)
         layout.add(
             "quarrel_pot",
             n * HAND_KINDS,
             f"{blocks(7)}: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
+            (0.0, MOST_OF_A_KIND),
         )
-        layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})")
+        layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})", UNIT)
         # -- a Hoard race in progress
-        layout.add("race_on", 1, "1 during a Hoard race")
-        layout.add("race_drawer", n, f"{per}: 1 for the player who drew the Hoard")
-        layout.add("race_eligible", n, f"{per}: 1 for a player who may race")
-        layout.add("race_passed", n, f"{per}: 1 for a player who declined (public in realtime races)")
-        layout.add("race_committed", n, f"{per}: 1 for a player who has answered (commit modes; not what)")
-        layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass")
+        layout.add("race_on", 1, "1 during a Hoard race", UNIT)
+        layout.add("race_drawer", n, f"{per}: 1 for the player who drew the Hoard", UNIT)
+        layout.add("race_eligible", n, f"{per}: 1 for a player who may race", UNIT)
+        layout.add("race_passed", n, f"{per}: 1 for a player who declined (public in realtime races)", UNIT)
+        layout.add("race_committed", n, f"{per}: 1 for a player who has answered (commit modes; not what)", UNIT)
+        layout.add("race_your_answer", 2, "own answer in the commit modes, one-hot: slap, pass", UNIT)
         super().__init__(game, players, layout)
         self._at = {f.name: f.offset for f in layout.fields}
         at = self._at
@@ -147,6 +177,8 @@ class SQuarrelsEncoder(Encoder):
         self._discard_slot = {
             name: (at["discard"] + i, COUNTS[NAME_TO_CARD[name]]) for i, name in enumerate(DISCARD_KINDS)
         }
+        # The Discard slot of each card id (None for a card the Discard field does not show).
+        self._discard_of_card = [self._discard_slot.get(name) for name in NAMES]
         # Block of each seat for each observer: ``blocks[me][s]`` (a spectator reads as seat 0).
         self._blocks = [relative_seats(me, n) for me in range(n)]
 
@@ -296,6 +328,169 @@ class SQuarrelsEncoder(Encoder):
                 out[at["race_committed"] + rel[s]] = 1.0
             if race["your_answer"] is not None:
                 out[at["race_your_answer"] + ("slap", "pass").index(race["your_answer"])] = 1.0
+
+    def encode_state(self, state: State, seat: int | None) -> NDArray[np.float32]:
+        """The tensor of ``state.observe(seat)`` read straight from the state (the direct path; tested equal to
+        ``encode(state.observe(seat))`` by ``tests/conformance/test_direct_tensors.py``)."""
+        if seat is not None:
+            state._check_seat_number(seat)  # the seats observe() accepts, and its refusal of any other
+        out = np.zeros(self.size, dtype=np.float32)
+        self._fill_state(cast("SQuarrelsState", state), seat, out)
+        return out
+
+    def fill_state(self, state: State, seat: int | None, out: NDArray[np.float32]) -> None:
+        """Write the tensor of ``state.observe(seat)`` into ``out`` (whatever it held), by the direct path."""
+        if seat is not None:
+            state._check_seat_number(seat)
+        out.fill(0.0)
+        self._fill_state(cast("SQuarrelsState", state), seat, out)
+
+    def _fill_state(self, state: SQuarrelsState, seat: int | None, array: NDArray[np.float32]) -> None:
+        """:meth:`fill` of ``state.observe(seat)``, each value read from the field of the state that
+        ``oakwood.games.squarrels.observation.observe`` reads it from (the same stores, in the same order)."""
+        at = self._at
+        n = self.players
+        scale = self.score_scale
+        rel = self._blocks[0 if seat is None else seat]
+        out: Any = memoryview(cast(Any, array))
+        phase = state.phase
+
+        out[self._phase_slot[phase]] = 1.0
+        out[self._decision_slot[state.decision]] = 1.0  # a StrEnum: the same key as its text
+        if phase == "over":
+            out[at["terminal"]] = 1.0
+        out[at["round"]] = min(state.round_no / ROUND_SCALE, 1.0)
+        out[at["deck_size"]] = len(state.deck) / DECK_TOTAL
+        hoard = state.hoard
+        if hoard:
+            out[at["hoard_pile_size"]] = len(hoard) / HOARD_SCALE
+        discard_of_card = self._discard_of_card
+        action_discard = state.action_discard
+        for card, count in enumerate(action_discard):
+            if count:
+                found = discard_of_card[card]
+                if found is not None:
+                    out[found[0]] = count / found[1]
+        golden_out = state.golden_out
+        if golden_out:
+            out[at["golden_out_of_match"]] = 1.0
+        if phase in ("must_draw", "drawing"):
+            out[at["drawing_open"]] = 1.0
+        if state.whirl_forced:
+            out[at["must_draw_to_7"]] = 1.0
+
+        hand = [0] * HAND_KINDS if seat is None else state.hands[seat][:]
+        hand_at = at["hand"]
+        levels_at = at["hand_levels"]
+        for kind, count in enumerate(hand):
+            if count:
+                out[hand_at + kind] = count
+                if ONE <= kind <= FIVE:
+                    first = levels_at + (kind - ONE) * SET_SIZE
+                    for level in range(first, first + min(count, SET_SIZE)):
+                        out[level] = 1.0
+        out[at["hand_size"]] = sum(hand) / HAND_LIMIT
+        if seat is not None:
+            round_score = state.round_score(seat)
+            if round_score:
+                out[at["your_round_score"]] = round_score / scale
+        placed = hand
+        if seat is not None and hoard:
+            hoard_at = at["hoard_yours"]
+            for card, owner in hoard:
+                if owner == seat:
+                    out[hoard_at + card] += 1
+                    placed[card] += 1
+        placed[GOLDEN] += action_discard[GOLDEN]
+
+        for s in state.to_act():
+            out[at["seat_to_act"] + rel[s]] = 1.0
+        if state.active is not None:
+            out[at["seat_active"] + rel[state.active]] = 1.0
+        if state.dealer is not None:
+            out[at["seat_dealer"] + rel[state.dealer]] = 1.0
+        for s in state.winners_:
+            out[at["seat_winner"] + rel[s]] = 1.0
+        last_round = state.last_round
+        if last_round is not None:
+            out[at["last_round_known"]] = 1.0
+        sizes_at = at["seat_hand_size"]
+        totals_at = at["seat_total"]
+        last_at = at["seat_last_round"]
+        stored_at = at["seat_stored"]
+        golden_at = at.get("seat_stored_golden")
+        points_at = at["seat_stored_points"]
+        known_at = at["seat_known"]
+        per_card = self._per_card
+        hand_sizes = state.hand_sizes
+        totals = state.totals
+        storage = state.storage
+        known = state.knowledge()
+        for s in range(n):
+            r = rel[s]
+            if hand_sizes[s]:
+                out[sizes_at + r] = hand_sizes[s] / HAND_LIMIT
+            if totals[s]:
+                out[totals_at + r] = totals[s] / scale
+            if last_round is not None and last_round[s]:
+                out[last_at + r] = last_round[s] / scale
+            if storage[s]:
+                points = 0
+                for entry in storage[s]:
+                    value = entry % 10
+                    out[stored_at + r * len(NUMBERS) + value - 1] += 1
+                    placed[value] += SET_SIZE
+                    points += value * SET_SIZE if per_card else value
+                out[points_at + r] = points / scale
+                for entry in storage[s]:
+                    if entry > 10:  # a set completed by the Golden
+                        value = entry % 10
+                        if golden_at is not None:
+                            out[golden_at + r * len(NUMBERS) + value - 1] += 1
+                        placed[value] -= 1
+                        placed[GOLDEN] += 1
+            if s in known:
+                block = known_at + r * HAND_KINDS
+                for kind, count in enumerate(held(known, s if seat is None else seat, s)):
+                    if count:
+                        out[block + kind] = count
+                        if s != seat:  # the observer's own block is part of its hand, already counted
+                            placed[kind] += count
+
+        if phase == QUARREL:
+            out[at["quarrel_on"]] = 1.0
+            out[at["quarrel_drawer"] + rel[state.q_drawer]] = 1.0
+            for s in state.q_live:
+                out[at["quarrel_live"] + rel[s]] = 1.0
+            commits = state.q_commits
+            for s in commits:
+                out[at["quarrel_committed"] + rel[s]] = 1.0
+            for card, s in state.q_pot:
+                out[at["quarrel_pot"] + rel[s] * HAND_KINDS + card] += 1
+                placed[card] += 1
+            if seat is not None and seat in commits:
+                card = commits[seat]
+                out[at["quarrel_your_play"] + card] = 1.0
+                placed[card] += 1
+        if golden_out:
+            placed[GOLDEN] = COUNTS[GOLDEN]
+        unseen_at = at["unseen"]
+        for kind in range(HAND_KINDS):
+            if placed[kind] < COUNTS[kind]:
+                out[unseen_at + kind] = (COUNTS[kind] - placed[kind]) / COUNTS[kind]
+
+        if phase == RACE:
+            out[at["race_on"]] = 1.0
+            out[at["race_drawer"] + rel[state.r_drawer]] = 1.0
+            for s in state.r_eligible:
+                out[at["race_eligible"] + rel[s]] = 1.0
+            for s in state.r_passed:
+                out[at["race_passed"] + rel[s]] = 1.0
+            answers = state.r_commits
+            for s in answers:
+                out[at["race_committed"] + rel[s]] = 1.0
+            if seat is not None and seat in answers:
+                out[at["race_your_answer"] + (0 if answers[seat] else 1)] = 1.0
 
 
 def encoder(game: Game[Any], players: int) -> Encoder:
