@@ -6,7 +6,16 @@ BIN    := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean compiled test-compiled fingerprint
+
+# The compiled form (issue 36): mypyc compiles the engines, the games and the search from the same sources into a
+# copy beside them, build/compiled, which refuses to be imported once any source differs from what it was
+# compiled from (src/oakwood/form.py). scripts/build_compiled.py rebuilds it only when a source changed, and
+# exits 2 with one line saying why when this machine cannot compile (no gcc or no Python headers): then the pure
+# form runs, with the same behaviour. OAKWOOD_PURE=1 skips the compiled form altogether.
+BUILD_COMPILED := $(BIN)/python scripts/build_compiled.py
+# Succeeds when build/compiled is fresh after (re)building it; prints why not otherwise.
+COMPILED_READY := [ -z "$$OAKWOOD_PURE" ] && { $(BUILD_COMPILED); [ $$? = 0 ]; }
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +34,9 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 
 ## Install what playing and analysing need, then start the web app (lobby, tables, replays) on http://127.0.0.1:8000/.
 ## Terminal play stays: .venv/bin/oakwood play squarrels
+## The server runs the compiled form when this machine can build it (a few minutes the first time), else the pure one.
 run: $(RUN_STAMP)
-	$(BIN)/oakwood serve
+	@if $(COMPILED_READY); then PYTHONPATH=build/compiled $(BIN)/oakwood serve; else $(BIN)/oakwood serve; fi
 
 ## Install the dev dependencies and run every check: ruff, mypy (strict on engine/ and games/), pytest.
 ## The browser tests need Debian's Chromium, the store tests PostgreSQL's binaries (a throwaway server of
@@ -37,6 +47,23 @@ test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+	$(MAKE) --no-print-directory test-compiled
+
+## The other form: the conformance kit on the compiled build, and the behaviour fingerprints of both forms compared
+## (they must be equal). Skipped, said once, where nothing can be compiled.
+test-compiled: $(DEV_STAMP)
+	@if $(COMPILED_READY); then \
+		PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 -p no:cacheprovider tests/conformance && \
+		$(BIN)/python scripts/fingerprint.py --both --scale $${FINGERPRINT_SCALE:-0.1}; \
+	else echo "the compiled form is not tested here (see above)"; fi
+
+## Build (or refresh) the compiled form in build/compiled.
+compiled: $(RUN_STAMP)
+	$(BUILD_COMPILED)
+
+## The full fingerprint plan (about 3,000 games per form), pure against compiled.
+fingerprint: compiled
+	$(BIN)/python scripts/fingerprint.py --both
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks examples

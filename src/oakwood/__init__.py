@@ -7,7 +7,11 @@
 
 from __future__ import annotations
 
-from .engine import Decision, Game, Replay, State, game_names, load
+from . import form
+
+form.check()  # before any compiled module loads: a build older than its sources is refused (oakwood/form.py)
+
+from .engine import Decision, Game, Replay, State, game_names, load  # noqa: E402
 
 __all__ = ["Decision", "Game", "Replay", "State", "game_names", "load"]
 __version__ = "0.1.0"

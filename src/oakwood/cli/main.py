@@ -14,6 +14,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
+from oakwood import form
 from oakwood.agents import agent_names, make_agent
 from oakwood.agents.levels import LEVELS
 from oakwood.arena.recording import GameWriter
@@ -64,9 +65,12 @@ app.command("replay")(replay_command.replay)
 
 
 def _print_version(asked: bool) -> None:
-    """``oakwood --version``: the installed package's version, then exit 0 (before any command runs)."""
+    """``oakwood --version``: the version and the form (pure or compiled, and if fresh), then exit 0.
+
+    Runs before any command.
+    """
     if asked:
-        console().print(f"oakwood {package_version() or 'unknown (not installed)'}")
+        console().print(f"oakwood {package_version() or 'unknown (not installed)'}, {form.inspect().describe()}")
         raise typer.Exit(0)
 
 

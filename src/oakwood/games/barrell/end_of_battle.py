@@ -11,6 +11,9 @@ they look for is not on the table.
 from __future__ import annotations
 
 from abc import abstractmethod
+from typing import TYPE_CHECKING, cast
+
+from oakwood.engine.native import mypyc_attr
 
 from . import scoring
 from .actions import GIFT, JOKER_KEEP, Action
@@ -33,7 +36,11 @@ from .cards import (
 from .phases import HEARTS, JOKERS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER
 from .table import AUDIENCE, SEAT_ORDERS, BarrellTable, names
 
+if TYPE_CHECKING:
+    from .game import Barrell
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class EndOfBattle(BarrellTable):
     """The end-of-battle stages and the decisions they ask for (jokers, hearts, King of Hearts / Spades)."""
 
@@ -49,14 +56,14 @@ class EndOfBattle(BarrellTable):
 
     def _run_stages(self, index: int) -> None:
         """Run the end-of-battle stages from ``index`` until one needs a decision or the battle is over."""
-        stages = self.game.stage_steps
+        stages = cast("Barrell", self.game).stage_steps
         while index < len(stages):
             if stages[index](self):
                 return
             index += 1
 
     def _continue_after(self, stage: str) -> None:
-        self._run_stages(self.game.stages.index(stage) + 1)
+        self._run_stages(cast("Barrell", self.game).stages.index(stage) + 1)
 
     def _stage_reveal(self) -> bool:
         """E1: reveal every card (and with them where the recalled cards are, BR-23)."""
@@ -105,12 +112,12 @@ class EndOfBattle(BarrellTable):
             self._to_hand(seat, others)  # a second Joker goes back too (BR-12)
             self.emit("joker", {"seat": seat, "joker": NAMES[joker], "choice": "field", "cards": names(others)})
         self.active = -1
-        self._run_stages(self.game.stages.index(JOKERS))  # the next Joker, or the next stage
+        self._run_stages(cast("Barrell", self.game).stages.index(JOKERS))  # the next Joker, or the next stage
 
     def _stage_hearts(self) -> bool:
         """E3 (BR-5): every player with numbered hearts names the opponent(s) who receive them."""
         n = self.num_players
-        giftable = self.game.giftable
+        giftable = cast("Barrell", self.game).giftable
         to_give = []
         need = 0
         for seat, field in enumerate(self.fields):
@@ -278,7 +285,7 @@ class EndOfBattle(BarrellTable):
         top = max(self.wins)
         if top >= 2 and self.wins.count(top) == 1:
             return True
-        return self.drawn_streak >= self.game.options.max_consecutive_drawn_battles
+        return self.drawn_streak >= cast("Barrell", self.game).options.max_consecutive_drawn_battles
 
     def _finish_game(self) -> None:
         self.phase = OVER

@@ -5,9 +5,10 @@ battle (E1–E11) is in ``end_of_battle.py``, the zones and card movements in ``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from oakwood.engine import Decision, Rng, State
+from oakwood.engine.native import mypyc_attr
 
 from .actions import (
     GIFT,
@@ -61,6 +62,9 @@ from .phases import (
 from .table import AUDIENCE, SEAT_LABELS, SEAT_ORDERS, SEATS_IN, names
 from .view import observe  # imported once here, not on every observation (an import statement costs ~1 µs)
 
+if TYPE_CHECKING:
+    from .game import Barrell
+
 MULLIGAN_LIMIT: Final = 3  # BR-4
 #: ``SWAP_CHOICES[n][seat]`` and ``GIFT_CHOICES[n][seat]``: one action per opponent of ``seat`` (BR-11, BR-5).
 SWAP_CHOICES: Final = tuple(
@@ -97,6 +101,7 @@ _PLAY_CARD_BY_ID: Final = {id(a): a.card for a in PLAY_ACTIONS}
 _MULLIGAN_CARD_BY_ID: Final = {id(a): a.card for a in MULLIGAN_ACTIONS}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class BarrellState(EndOfBattle):
     """One Barrell match."""
 
@@ -137,7 +142,7 @@ class BarrellState(EndOfBattle):
         self.card_target = {}
         self.provisional_scores = None
         self.emit("battle", {"battle": self.battle})
-        if self.game.recycle_every_battle:
+        if cast("Barrell", self.game).recycle_every_battle:
             self._recycle_discard()  # BR-4 variant
         self.first = self._roll_for_first()
         self._begin_mulligan()
@@ -173,7 +178,7 @@ class BarrellState(EndOfBattle):
         self.phase = MULLIGAN_PHASE
         self.committed = 0
         self.aside = [0] * self.num_players
-        if self.game.simultaneous_mulligan:
+        if cast("Barrell", self.game).simultaneous_mulligan:
             self.need = sum(1 << s for s in range(self.num_players) if self.hands[s])
             self.active = -1
             if not self.need:
@@ -193,7 +198,7 @@ class BarrellState(EndOfBattle):
         self._begin_play()
 
     def _apply_mulligan(self, seat: int, action: Action) -> None:
-        if not self.game.simultaneous_mulligan:
+        if not cast("Barrell", self.game).simultaneous_mulligan:
             if action.verb == MULLIGAN:
                 self._set_aside(seat, action.card)
             else:
@@ -403,7 +408,8 @@ class BarrellState(EndOfBattle):
     # ------------------------------------------------------------------ END_OF_BATTLE: E1–E11, end_of_battle.py
 
     # ------------------------------------------------------------------ engine hooks
-    def _to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (no check needed: the hook itself is the fast path)."""
         if self.active >= 0:
             return (self.active,)
         if self.need:
@@ -546,11 +552,17 @@ class BarrellState(EndOfBattle):
 
         return why_illegal(self, seat, action)
 
-    def _is_terminal(self) -> bool:
+    def is_terminal(self) -> bool:
+        """Whether the match is over (no check needed: the hook itself is the fast path)."""
         return self.phase == OVER
 
-    to_act = _to_act  # the fast path (above): no check needed, the hook itself
-    is_terminal = _is_terminal
+    # The hooks call the public fast paths above. They were class attribute aliases (``to_act = _to_act``), which
+    # mypyc cannot compile (a method alias in a class body is not a method to it): the hot path is still one call.
+    def _to_act(self) -> tuple[int, ...]:
+        return self.to_act()
+
+    def _is_terminal(self) -> bool:
+        return self.is_terminal()
 
     def _scores(self) -> list[float]:
         return [float(w) for w in self.wins]

@@ -13,9 +13,10 @@ cards live in ``state.py`` and ``end_of_battle.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, Self
+from typing import TYPE_CHECKING, Final, Self, cast
 
 from oakwood.engine import InvariantError, State
+from oakwood.engine.native import mypyc_attr
 
 from .actions import MAX_SEATS
 from .cards import BIT, DECK_SIZE, IS_FACE, IS_JACK, NAMES, cards_of
@@ -42,6 +43,7 @@ def names(cards: Sequence[int]) -> list[str]:
     return [NAMES[c] for c in cards]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class BarrellTable(State):
     """The zones and bookkeeping of one Barrell match; :class:`~.state.BarrellState` adds the rules."""
 
@@ -79,7 +81,8 @@ class BarrellTable(State):
         "wins",
     )
 
-    game: Barrell
+    # ``game`` keeps the base's type ``Game[Any]``: mypyc gives an attribute one type in every class (a subclass
+    # may not narrow it), so the few readers of Barrell's own game fields cast.
     hands: list[int]
     aside: list[int]
     fields: list[list[int]]
@@ -203,7 +206,7 @@ class BarrellTable(State):
         or (``cards_on_table_only``) the Q/K already on the table, plus Jacks played while it was in force."""
         if not self.jd_active:
             return self.jacks_void
-        if self.game.options.jod_scope == "rest_of_battle":
+        if cast("Barrell", self.game).options.jod_scope == "rest_of_battle":
             return QUEENS_AND_KINGS | self.jacks_void
         return (self.jd_cover & QUEENS_AND_KINGS) | self.jacks_void
 

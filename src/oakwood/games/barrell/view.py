@@ -8,7 +8,7 @@ whether each seat has committed, never what — except to that seat itself.
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from oakwood.engine import Decision
 
@@ -17,6 +17,7 @@ from .cards import BIT, DECK_SIZE, NAMES
 from .phases import HEARTS, MULLIGAN_PHASE, OVER
 
 if TYPE_CHECKING:
+    from .game import Barrell
     from .state import BarrellState
 
 #: ``_BYTE_NAMES[k][b]``: the names of the cards ``8k … 8k+7`` whose bits are set in the byte ``b``, ascending
@@ -48,7 +49,7 @@ def observe(state: BarrellState, seat: int | None) -> dict[str, Any]:
     n = state.num_players
     viewer = state.all_seats if seat is None else 1 << seat
     phase = state.phase
-    simultaneous_mulligan = phase == MULLIGAN_PHASE and state.game.simultaneous_mulligan
+    simultaneous_mulligan = phase == MULLIGAN_PHASE and cast("Barrell", state.game).simultaneous_mulligan
     # The cards the viewer sees, as a mask: those whose ``known`` mask includes every viewing seat (one byte per
     # card, translated to 1 or 0, picks the cards' bits).
     sees = sum(compress(BIT, bytes(state.known).translate(_SEES[viewer])))

@@ -6,6 +6,7 @@ Fool's Gold, Sappy Feet, Arborist (NS-6 … NS-10); then breaks and the end trig
 from __future__ import annotations
 
 from oakwood.engine import InvariantError
+from oakwood.engine.native import mypyc_attr
 
 from .actions import Act, place_name
 from .cards import (
@@ -18,11 +19,14 @@ from .cards import (
     SAPPY,
     WIND,
 )
+from .powers import Powers
 from .tree import STRIDE, TRUNK, at, is_broken
-from .turn import TurnState
 
 
-class Flipping(TurnState):
+# On Powers, not beside it (``NuttyState(Flipping, Powers)`` had the same method order): mypyc compiles a class of
+# one native base only.
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
+class Flipping(Powers):
     """The Flip action and everything a revealed card does."""
 
     __slots__ = ()

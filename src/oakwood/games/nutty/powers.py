@@ -5,6 +5,8 @@ carrying or action points are read where those rules are (``has`` in ``turn.py``
 
 from __future__ import annotations
 
+from oakwood.engine.native import mypyc_attr
+
 from . import actions as A
 from .actions import Act, place_name
 from .cards import (
@@ -21,6 +23,7 @@ from .tree import STRIDE, TRUNK, sort_powers
 from .turn import TurnState
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class Powers(TurnState):
     """The power actions of a multiplayer turn."""
 

@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import InvalidOptionError, InvariantError
+from oakwood.engine.native import mypyc_attr
 
 from . import actions as A
 from . import payment, reach
@@ -113,6 +114,7 @@ _FIRST_LEGAL: tuple[Act, ...] = tuple(
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class SoloState(TreeState):
     """A solo game (seat 0)."""
 
@@ -217,10 +219,13 @@ class SoloState(TreeState):
         return out
 
     # ================================================================== decisions
-    def _to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (no check needed: the hook itself is the fast path)."""
         return () if self.phase == "over" else (0,)
 
-    to_act = _to_act  # no check needed: the hook itself
+    def _to_act(self) -> tuple[int, ...]:
+        # The hook calls the public fast path (not an alias ``to_act = _to_act``: mypyc cannot compile one).
+        return self.to_act()
 
     def legal_actions(self, seat: object) -> tuple[Act, ...]:
         """The legal actions of ``seat`` now, in codec order; empty if the seat is not to act."""

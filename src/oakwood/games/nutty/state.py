@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Self
 
 from oakwood.engine import Event, InvariantError
+from oakwood.engine.native import mypyc_attr
 
 from . import actions as A
 from .actions import Act
@@ -24,7 +25,6 @@ from .cards import (
     expand,
 )
 from .flip import Flipping
-from .powers import Powers
 from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, at, is_broken, sort_powers
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ _DROP_EVENTS = tuple({c: ("drop", {"seat": s, "colour": c}, None, None) for c in
 _MOVE_EVENTS: dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
 
 
-class NuttyState(Flipping, Powers):
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
+class NuttyState(Flipping):  # and so Powers, TurnState, TreeState (one line of bases: see flip.py)
     """A multiplayer match."""
 
     __slots__ = ()
@@ -73,10 +74,13 @@ class NuttyState(Flipping, Powers):
         self._begin_turn()
 
     # ================================================================== THE TURN: legal actions
-    def _to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (no check needed: the hook itself is the fast path)."""
         return () if self.phase == "over" else _SEATS[self.current]
 
-    to_act = _to_act  # no check needed: the hook itself
+    def _to_act(self) -> tuple[int, ...]:
+        # The hook calls the public fast path (not an alias ``to_act = _to_act``: mypyc cannot compile one).
+        return self.to_act()
 
     def _compute_legal(self) -> tuple[Act, ...]:
         acts = self._fools_actions() if self.phase == "fools" else self._turn_actions()

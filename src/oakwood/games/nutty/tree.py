@@ -11,6 +11,7 @@ from abc import abstractmethod
 from typing import Any, Self
 
 from oakwood.engine import Decision, Event, InvariantError, Rng, State
+from oakwood.engine.native import mypyc_attr
 
 from .actions import Act
 from .cards import (
@@ -55,6 +56,7 @@ def sort_powers(powers: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for p in POWERS if p in powers)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class TreeState(State):
     """Fields and tree operations common to both modes; subclasses add the turn rules."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from oakwood.engine.native import mypyc_attr
+
 from .cards import (
     BACKPACK,
     DOPPEL,
@@ -20,6 +22,7 @@ from .tree import CHEEKS, NOBODY, WIN_POINTS, TreeState
 BASE_AP = 3
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
 class TurnState(TreeState):
     """The multiplayer turn fields and their bookkeeping; ``state.py`` adds the actions."""
 
