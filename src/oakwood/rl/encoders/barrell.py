@@ -34,6 +34,7 @@ from oakwood.games.barrell.view import _SEES
 from oakwood.rl.tensors import DECISIONS, UNBOUNDED, UNIT, Encoder, Layout, relative_seats, seat_blocks
 
 if TYPE_CHECKING:
+    from oakwood.games.barrell.game import Barrell
     from oakwood.games.barrell.state import BarrellState
 
 PHASES = (MULLIGAN_PHASE, PLAY_PHASE, SWAP_PHASE, JOKERS, HEARTS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER)
@@ -518,7 +519,7 @@ class BarrellEncoder(Encoder):
             for s in range(n):
                 if passed >> s & 1:
                     ones |= passed_flag[rel[s]]
-        hidden_aside = phase == MULLIGAN_PHASE and state.game.simultaneous_mulligan
+        hidden_aside = phase == MULLIGAN_PHASE and cast("Barrell", state.game).simultaneous_mulligan
         if hidden_aside:
             hidden = flags["seat_aside_hidden"]
             for s in range(n):
