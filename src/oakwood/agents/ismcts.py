@@ -57,6 +57,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from oakwood.engine import Decision, Rng, State
 from oakwood.engine.agent import Agent, Choice, PlayerView
@@ -133,6 +134,12 @@ class SearchReport:
     visits: dict[Hashable, int]
     values: dict[Hashable, float]  # each legal action's mean return for the bot, as the search saw it
     ranking: tuple[Hashable, ...] = ()  # the legal actions, the bot's choice first (see ``ISMCTSAgent.rank``)
+
+    def __reduce__(self) -> tuple[type[SearchReport], tuple[Any, ...]]:
+        """Pickle as a call of the constructor."""
+        # Compiled by mypyc, a frozen dataclass no longer unpickles field by field (its ``__setattr__`` refuses):
+        # it is rebuilt from its fields instead, in both forms (the process pool and dask pickle it).
+        return (SearchReport, (self.iterations, self.seconds, self.visits, self.values, self.ranking))
 
 
 class ISMCTSAgent:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from functools import cached_property
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -167,10 +166,17 @@ class Game(ABC, Generic[O]):
         return {}
 
     # ------------------------------------------------------------------ public API
-    @cached_property
+    #: The codec once built. A plain attribute, not a ``cached_property``: compiled by mypyc, a game keeps such a
+    #: cache in an instance ``__dict__`` that the garbage collector does not see (nor the conformance kit's walk).
+    _codec: ActionCodec[Hashable] | None = None
+
+    @property
     def codec(self) -> ActionCodec[Hashable]:
         """The action codec (built once per game object)."""
-        return ActionCodec(self._all_actions())
+        codec = self._codec
+        if codec is None:
+            codec = self._codec = ActionCodec(self._all_actions())
+        return codec
 
     @property
     def num_actions(self) -> int:

@@ -22,6 +22,12 @@ class Replay:
     actions: list[tuple[int, int]] = field(default_factory=list)
     start: str | None = None  # notation of a set-up position; None = a fresh deal from ``seed``
 
+    def __reduce__(self) -> tuple[type[Replay], tuple[Any, ...]]:
+        """Pickle as a call of the constructor."""
+        # Compiled by mypyc, a frozen dataclass no longer unpickles field by field (its ``__setattr__`` refuses):
+        # it is rebuilt from its fields instead, in both forms (the process pool and dask pickle it).
+        return (Replay, (self.game, self.options, self.players, self.seed, self.actions, self.start))
+
     def play(self, upto: int | None = None) -> State:
         """Rebuild the state after the first ``upto`` actions (all by default).
 

@@ -36,6 +36,12 @@ class Checkpoint:
     events_len: int
     rng_counter: int
 
+    def __reduce__(self) -> tuple[type[Checkpoint], tuple[int, int, int, int]]:
+        """Pickle as a call of the constructor."""
+        # Compiled by mypyc, a frozen dataclass no longer unpickles field by field (its ``__setattr__`` refuses):
+        # it is rebuilt from its fields instead, in both forms (the process pool and dask pickle it).
+        return (Checkpoint, (self.seat, self.history_len, self.events_len, self.rng_counter))
+
 
 class UndoTracker:
     """Remembers a checkpoint before every human action and decides whether an undo is allowed."""

@@ -18,6 +18,12 @@ class Action:
     card: int = -1
     target: int = -1
 
+    def __reduce__(self) -> tuple[type[Action], tuple[str, int, int]]:
+        """Pickle as a call of the constructor."""
+        # Compiled by mypyc, a frozen dataclass no longer unpickles field by field (its ``__setattr__`` refuses):
+        # it is rebuilt from its fields instead, in both forms (the process pool and dask pickle it).
+        return (Action, (self.verb, self.card, self.target))
+
     def __str__(self) -> str:
         parts = [self.verb]
         if self.card >= 0:

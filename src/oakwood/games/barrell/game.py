@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from functools import cached_property
 from typing import Any, ClassVar
 
 from oakwood.engine import Game, State
@@ -41,9 +40,11 @@ class Barrell(Game[BarrellOptions]):
         self.recycle_every_battle = self.options.discard_recycle == "every_battle"
         #: The cards given away at E3 (BR-5): the numbered hearts, and the King of Hearts with its variant.
         self.giftable = NUMBERED_HEARTS_MASK | (BIT[KING_OF_HEARTS] if self.options.kh_given_with_hearts else 0)
+        #: The end-of-battle stages and their methods (attributes, not ``cached_property``: see ``Game.codec``).
+        self.stages = self._stages()
+        self.stage_steps = self._stage_steps()
 
-    @cached_property
-    def stages(self) -> tuple[str, ...]:
+    def _stages(self) -> tuple[str, ...]:
         """The end-of-battle stages in order (RULINGS §2.2 E1–E11, moved by BR-10 and BR-12 variants)."""
         options = self.options
         stages = ["reveal"]
@@ -60,8 +61,7 @@ class Barrell(Game[BarrellOptions]):
         stages += ["discard", "ks", "draw"]  # E8, E9, E10–E11
         return tuple(stages)
 
-    @cached_property
-    def stage_steps(self) -> tuple[Callable[[Any], bool], ...]:
+    def _stage_steps(self) -> tuple[Callable[[Any], bool], ...]:
         """The stage methods in ``stages`` order (looked up once, not per battle)."""
         return tuple(getattr(BarrellState, "_stage_" + stage) for stage in self.stages)
 
