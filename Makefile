@@ -15,7 +15,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 # form runs, with the same behaviour. OAKWOOD_PURE=1 skips the compiled form altogether.
 BUILD_COMPILED := $(BIN)/python scripts/build_compiled.py
 # Succeeds when build/compiled is fresh after (re)building it; prints why not otherwise.
-COMPILED_READY := [ -z "$$OAKWOOD_PURE" ] && { $(BUILD_COMPILED); [ $$? = 0 ]; }
+COMPILED_READY := [ -z "$$OAKWOOD_PURE" ] && $(BUILD_COMPILED)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,7 @@ test-compiled: $(DEV_STAMP)
 	@if $(COMPILED_READY); then \
 		PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 -p no:cacheprovider tests/conformance && \
 		$(BIN)/python scripts/fingerprint.py --both --scale $${FINGERPRINT_SCALE:-0.1}; \
+	elif [ -n "$$OAKWOOD_REQUIRE_COMPILED" ]; then echo "the compiled form could not be built (see above)"; exit 1; \
 	else echo "the compiled form is not tested here (see above)"; fi
 
 ## Build (or refresh) the compiled form in build/compiled.
@@ -72,9 +73,10 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-## Engine throughput benchmark (not a test): see benchmarks/README.md.
+## Engine throughput benchmark (not a test), then the compiled form against the pure one: see benchmarks/README.md.
 bench: $(RUN_STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
+	@if $(COMPILED_READY); then $(BIN)/python benchmarks/compiled_paired.py; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

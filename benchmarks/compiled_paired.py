@@ -1,92 +1,161 @@
-"""Compiled against pure, paired in one run (issue 36): engine_speed.py's measures in alternating processes.
+"""Compiled against pure, paired in one run (issue 36): every measure in alternating processes, one per form.
 
-Each round runs one process on the pure sources (``PYTHONPATH=src``) and one on the compiled copy
-(``PYTHONPATH=build/compiled``, made by ``scripts/build_compiled.py``), in alternating order, pinned to the
-same core; each process measures one case with ``engine_speed.run_case`` (its warm-up, ``--repeats`` timed
-repeats, clone()/s and worlds/s). Reports each form's medians and the per-round ratios.
+Each round runs, for every measure, one process on the pure sources (``PYTHONPATH=src``) and one on the
+compiled build (``PYTHONPATH=build/compiled``, made by ``scripts/build_compiled.py`` / ``make compiled``), in
+alternating order, pinned to the same core, so that both forms meet the same load. The measures:
 
-    python benchmarks/compiled_paired.py --rounds 7
-    python benchmarks/compiled_paired.py --case "S'Quarrels 4p, single round" --rounds 5 --repeats 3
+- ``steps``: random playouts through the checked API in every engine_speed.py case (steps/s), with ``clone()``/s
+  and worlds/s (``clone`` + ``determinize``) over 200 positions met in those playouts;
+- ``ismcts``: ISMCTS iterations/s of the game's ``ismcts`` bot (guided as the levels are) over positions of
+  seeded games, at 4 players (Nutty: 2);
+- ``aec``: the PettingZoo AEC loop of benchmarks/rl_speed.py (random legal actions from the mask), 4 players;
+- ``rlcard``: RLCard's UNO loop (engine_speed.py's baseline, its own venv) once per round, so that each form's
+  ratio to it is taken a few seconds apart.
+
+Reports each form's medians and the median of the per-round ratios.
+
+    python benchmarks/compiled_paired.py --rounds 5                  # every measure
+    python benchmarks/compiled_paired.py --only steps --rounds 3
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FORMS = {"pure": ROOT / "src", "compiled": ROOT / "build" / "compiled"}  # the default pair (--form to change)
 
 CHILD = """
-import json, sys
+import json, sys, time
 sys.path.insert(0, {here!r})
-import oakwood, engine_speed
-case = next(c for c in engine_speed.CASES if c[0] == {case!r})
-label, name, players, options, games = case
-r = engine_speed.run_case(label, name, players, options, games, {repeats})
-print(json.dumps({{"file": oakwood.engine.State.__module__ and sys.modules["oakwood.engine.state"].__file__,
-                  "steps": r.steps_per_s, "clones": r.clones_per_s, "worlds": r.worlds_per_s, "runs": r.runs}}))
+import oakwood
+kind, arg = {kind!r}, {arg!r}
+out = {{"file": sys.modules["oakwood.engine.state"].__file__}}
+if kind == "steps":
+    import engine_speed
+    case = next(c for c in engine_speed.CASES if c[0] == arg)
+    label, name, players, options, games = case
+    r = engine_speed.run_case(label, name, players, options, games, {repeats})
+    out.update(steps=r.steps_per_s, clones=r.clones_per_s, worlds=r.worlds_per_s)
+elif kind == "ismcts":
+    from oakwood.agents import make_agent
+    from oakwood.engine import PlayerView, Rng
+    game = oakwood.load(arg)
+    players = 2 if arg == "nutty" else 4
+    iterations = seconds = 0.0
+    for seed in range(3):
+        state = game.new_state(players, seed)
+        rng = Rng(seed)
+        for step in range(24):
+            if state.is_terminal():
+                break
+            seat = state.to_act()[0]
+            if step % 8 == 0:
+                bot = make_agent(game, "ismcts", iterations=150, seed=step)
+                report = bot.search(PlayerView.for_agent(state, seat, bot, Rng(step)))
+                if step:  # the first search of a process warms the caches up
+                    iterations += report.iterations
+                    seconds += report.seconds
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    out.update(iterations=iterations / seconds)
+elif kind == "aec":
+    import rl_speed
+    from oakwood.rl import pettingzoo as oz
+    loop = rl_speed.aec_loop(lambda: oz.env(arg, players=4))
+    loop(300)
+    out.update(aec=sorted(rl_speed.timed(loop, 4000) for _ in range({repeats}))[{repeats} // 2])
+print(json.dumps(out))
 """
 
 
-def measure(form: str, path: Path, case: str, repeats: int, cpu: str) -> dict[str, object]:
-    """One process of one form: engine_speed's medians for the case."""
+#: (kind, argument) of every measure.
+def measures(only: str | None) -> list[tuple[str, str]]:
+    """Every measure, or those of one kind."""
+    sys.path.insert(0, str(HERE))
+    import engine_speed
+
+    found = [("steps", case[0]) for case in engine_speed.CASES]
+    found += [("ismcts", name) for name in ("squarrels", "barrell", "nutty")]
+    if importlib.util.find_spec("pettingzoo") is not None:  # the rl extra
+        found += [("aec", name) for name in ("squarrels", "barrell", "nutty")]
+    return [m for m in found if only is None or m[0] == only]
+
+
+def measure(path: Path, kind: str, arg: str, repeats: int, cpu: str) -> dict[str, Any]:
+    """One process of one form: one measure."""
     env = dict(os.environ, PYTHONPATH=str(path))
-    code = CHILD.format(here=str(HERE), case=case, repeats=repeats)
+    code = CHILD.format(here=str(HERE), kind=kind, arg=arg, repeats=repeats)
     output = subprocess.run(
         ["taskset", "-c", cpu, sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
     ).stdout
-    result: dict[str, object] = json.loads(output)
-    assert str(result["file"]).startswith(str(path)), (form, result["file"])  # the form really is the one asked for
+    result: dict[str, Any] = json.loads(output)
+    assert str(result["file"]).startswith(str(path)), (path, result["file"])  # the form really is the one asked
     return result
 
 
+def rlcard() -> float:
+    """RLCard UNO's random-playout steps/s (engine_speed.py's baseline), one repeat."""
+    sys.path.insert(0, str(HERE))
+    import engine_speed
+
+    return float(engine_speed.run_rlcard(1, 200).steps_per_s)
+
+
 def main() -> None:
+    """Run the rounds and print each measure's medians and ratios."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--case", default="S'Quarrels 4p, single round")
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3, help="repeats inside each process (their median)")
+    parser.add_argument("--only", choices=("steps", "ismcts", "aec"))
+    parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard's UNO baseline")
     parser.add_argument("--json", type=Path)
-    parser.add_argument(
-        "--form",
-        action="append",
-        metavar="NAME=PATH",
-        help="two forms to pair (default: pure=src compiled=build/compiled)",
-    )
+    parser.add_argument("--form", action="append", metavar="NAME=PATH", help="two forms to pair")
     args = parser.parse_args()
     forms = {k: Path(v).resolve() for k, v in (f.split("=", 1) for f in args.form)} if args.form else FORMS
     first, second = list(forms)
     cpu = str(min(os.sched_getaffinity(0)))
-    rows: list[dict[str, dict[str, object]]] = []
+    chosen = measures(args.only)
+    rows: dict[str, list[dict[str, dict[str, Any]]]] = {f"{kind} {arg}": [] for kind, arg in chosen}
+    uno: list[float] = []
     for r in range(args.rounds):
-        order = [first, second] if r % 2 == 0 else [second, first]
-        row = {form: measure(form, forms[form], args.case, args.repeats, cpu) for form in order}
-        rows.append(row)
-        ratio = float(row[second]["steps"]) / float(row[first]["steps"])  # type: ignore[arg-type]
-        print(
-            f"round {r + 1}: steps/s {first} {row[first]['steps']:,.0f} {second} {row[second]['steps']:,.0f}"
-            f" ({ratio:.2f}x)",
-            file=sys.stderr,
-            flush=True,
-        )
-    print(f"{args.case}: {args.rounds} rounds ({first} and {second} alternating), each the median of {args.repeats}")
-    for key, label in (("steps", "steps/s"), ("clones", "clone()/s"), ("worlds", "worlds/s")):
-        a = [float(row[first][key]) for row in rows]  # type: ignore[arg-type]
-        b = [float(row[second][key]) for row in rows]  # type: ignore[arg-type]
-        ratios = [y / x for x, y in zip(a, b, strict=True)]
-        print(
-            f"  {label:10} {first} median {statistics.median(a):>10,.0f}  {second} median"
-            f" {statistics.median(b):>10,.0f}  ratio median {statistics.median(ratios):.2f}x"
-            f" (pairs {' '.join(f'{x:.2f}' for x in ratios)})"
-        )
+        for kind, arg in chosen:
+            order = [first, second] if r % 2 == 0 else [second, first]
+            row = {form: measure(forms[form], kind, arg, args.repeats, cpu) for form in order}
+            rows[f"{kind} {arg}"].append(row)
+            print(f"round {r + 1} {kind} {arg}: {row}", file=sys.stderr, flush=True)
+        if not args.no_rlcard and args.only in (None, "steps"):
+            uno.append(rlcard())
+    print(f"{args.rounds} rounds, {first} and {second} alternating, each process the median of {args.repeats}")
+    summary: dict[str, Any] = {}
+    for name, found in rows.items():
+        for key in [k for k in found[0][first] if k != "file"]:
+            a = [float(row[first][key]) for row in found]
+            b = [float(row[second][key]) for row in found]
+            ratios = [y / x for x, y in zip(a, b, strict=True)]
+            line = (
+                f"  {name:38} {key:10} {first} {statistics.median(a):>11,.0f}  {second} {statistics.median(b):>11,.0f}"
+                f"  ratio {statistics.median(ratios):.2f}x (pairs {' '.join(f'{x:.2f}' for x in ratios)})"
+            )
+            if uno and key == "steps":
+                ua = statistics.median(x / u for x, u in zip(a, uno, strict=False))
+                ub = statistics.median(y / u for y, u in zip(b, uno, strict=False))
+                line += f"; / RLCard UNO {first} {ua:.2f}x {second} {ub:.2f}x"
+            print(line)
+            summary[f"{name} {key}"] = {first: a, second: b, "ratios": ratios}
+    if uno:
+        print(f"  RLCard UNO 4p steps/s median {statistics.median(uno):,.0f}")
+        summary["rlcard"] = uno
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=2))
+        args.json.write_text(json.dumps(summary, indent=1))
 
 
 if __name__ == "__main__":

@@ -142,7 +142,12 @@ def main() -> None:
     if reason is not None:
         print(f"not compiling Oakwood: {reason}; the pure form runs", file=sys.stderr)
         raise SystemExit(2)
-    build(target, args.opt_level, args.jobs)
+    try:
+        build(target, args.opt_level, args.jobs)
+    except (Exception, SystemExit) as error:  # mypyc or the C compiler failed: say so in one line, run pure
+        shutil.rmtree(target, ignore_errors=True)  # never a half build
+        print(f"compiling Oakwood failed ({type(error).__name__}: {error}); the pure form runs", file=sys.stderr)
+        raise SystemExit(1) from error
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ extension modules, so these tests need no C compiler and take a second.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -98,3 +100,27 @@ def test_what_is_compiled_exists() -> None:
     assert all((SOURCE / name).exists() for name in names)
     assert "engine/state.py" in names and "agents/ismcts.py" in names and "games/nutty/state.py" in names
     assert not any(name.endswith(("options.py", "errors.py")) for name in names)
+
+
+def _setup_hooks() -> ModuleType:
+    """setup.py loaded by path (it runs ``setup()`` only as ``__main__``)."""
+    path = Path(__file__).resolve().parents[1] / "setup.py"
+    spec = importlib.util.spec_from_file_location("oakwood_setup_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_an_install_stays_pure_when_editable_asked_or_unable(monkeypatch: pytest.MonkeyPatch) -> None:
+    hooks = _setup_hooks()
+    monkeypatch.delenv("OAKWOOD_PURE", raising=False)
+    assert "editable" in hooks._why_pure(editable=True)
+    monkeypatch.setenv("OAKWOOD_PURE", "1")
+    assert "OAKWOOD_PURE" in hooks._why_pure(editable=False)
+    monkeypatch.delenv("OAKWOOD_PURE")
+    monkeypatch.setattr(hooks.shutil, "which", lambda name: None)
+    why = hooks._why_pure(editable=False)
+    assert why is not None
+    if importlib.util.find_spec("mypyc") is not None:  # else that is the reason given first
+        assert "no C compiler" in why
