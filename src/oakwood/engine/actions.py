@@ -33,6 +33,10 @@ class ActionCodec(Generic[A]):
             self.index[action] = i
             self._by_text[text] = action
 
+    def __reduce__(self) -> tuple[type[ActionCodec[A]], tuple[tuple[A, ...]]]:
+        """Pickle as a call of the constructor: compiled by mypyc, the class would unpickle by calling it bare."""
+        return (type(self), (self.actions,))
+
     def __len__(self) -> int:
         return len(self.actions)
 
