@@ -26,6 +26,7 @@ from typing import Any
 
 from oakwood.engine import Game, State
 
+from ..quality import QUALITY_NUMBERS
 from .base import FeatureExtractor, GameFeatures
 
 _DECK_SIZE = 120
@@ -48,7 +49,7 @@ class SquarrelsFeatures:
     """The features of a S'Quarrels match (see the module docstring for how each is found)."""
 
     game = "squarrels"
-    version = 2
+    version = 3  # 3: the game-quality numbers (measure.py adds them from the replay)
 
     endings: Mapping[str, str] = MappingProxyType(
         {
@@ -66,6 +67,7 @@ class SquarrelsFeatures:
             "extra_rounds": "rounds played because the highest totals were tied at the target score (SQ-18)",
             "winning_margin": "winner's total minus the best other total (points; 0 for a shared win)",
             "shared_win": "1 when the win is shared (single round or target_tie = shared_win), else 0",
+            **QUALITY_NUMBERS,  # measure.py adds these from the replay's trace (standings: match totals)
         }
     )
 
