@@ -177,7 +177,9 @@ def variants_plot(comparison: Json, endings: dict[str, str], path: Path) -> str:
     """One option's variants: the first player's share (or solo win rate), the mean length, with intervals, and
     how the games ended (stacked shares of each ending seen)."""
     rows = comparison["rows"]
-    names = [_wrap(r["variant"].partition("=")[2] or "base", 22) for r in rows]
+    names = [
+        _wrap(" · ".join(part.partition("=")[2] for part in r["variant"].split(" · ")) or "base", 22) for r in rows
+    ]
     seen = [key for key in endings if any(r["endings"][key]["successes"] for r in rows)]
     legend_lines = sum(_wrap(endings[k], 60).count("\n") + 1 for k in seen)
     figure, (left, middle, right) = plt.subplots(
@@ -308,13 +310,7 @@ def draw_all(tree: Json, out: Path) -> dict[str, list[str]]:
         for agent in section["agents"]:
             if section["agents"][agent].get("facts"):
                 names.append(facts_plot(section, agent, out / f"facts-{p}p-{agent}.png"))
-        for comparison in section["variants"]:
-            names.append(
-                variants_plot(
-                    comparison,
-                    labels["endings"],
-                    out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png",
-                )
-            )
+        for comparison in [*section["variants"], *section.get("grids", [])]:
+            names.append(variants_plot(comparison, labels["endings"], out / comparison["file"]))
         drawn[f"{p}"] = names
     return drawn
