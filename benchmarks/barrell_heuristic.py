@@ -9,9 +9,10 @@ keeps one bot. Three commands:
   others), so both versions play the same cards. Each deal gives the current bot's mean win share over its
   seatings (ties as fractional wins). A sequential probability ratio test on these per-deal shares (normal
   approximation, variance estimated as it goes) weighs "weaker by ``--delta``" (share ``1/n - delta``)
-  against "not weaker" (share ``1/n``), with error rates ``--alpha`` and ``--beta``; it stops when one is
-  accepted or after ``--max-deals``. A second test on the same deals, "equal" against "stronger by
-  ``--delta``", is reported beside it (it does not stop the run).
+  against "not weaker" (share ``1/n``), with error rates ``--alpha`` and ``--beta``; the first crossing of a
+  bound decides, after which the run stops (or goes on to ``--min-deals``, only to narrow the interval); it
+  gives up after ``--max-deals``. A second test on the same deals, "equal" against "stronger by ``--delta``",
+  is reported beside it (it does not stop the run).
 - ``counts``: ``--games`` games at ``--players`` players with the current bot at every seat: for each face card
   and Joker, in how many games per 1,000 it was played at least once, and the plays per 1,000 games.
 - ``timing``: the median microseconds per decision of each version over the same positions (every decision of
@@ -148,8 +149,9 @@ def run_sprt(args: argparse.Namespace) -> None:
             shares: list[float] = []
             started = time.perf_counter()
             verdict = None
+            decided_at = 0
             seed = args.seed
-            while verdict is None and len(shares) < args.max_deals:
+            while (verdict is None or len(shares) < args.min_deals) and len(shares) < args.max_deals:
                 # A batch at a time, so the test stops soon after it decides (a batch is a few seconds of play).
                 batch = [(players, s, {}) for s in range(seed, seed + args.batch)]
                 seed += args.batch
@@ -157,15 +159,18 @@ def run_sprt(args: argparse.Namespace) -> None:
                     shares.append(share)
                     weaker.add(share)
                     stronger.add(share)
-                verdict = weaker.verdict()
+                if verdict is None:
+                    verdict = weaker.verdict()  # the first crossing decides; later deals only narrow the interval
+                    decided_at = len(shares)
             mean, low, high = _interval(shares)
             accepted = {"high": "not weaker", "low": "WEAKER", None: "undecided"}[verdict]
             better = {"high": "stronger", "low": "not stronger", None: "undecided"}[stronger.verdict()]
             print(
                 f"{players} players: current vs {args.baseline}: win share {mean:.4f} [{low:.4f}, {high:.4f}] "
                 f"over {len(shares)} deals ({len(shares) * players} games; fair {fair:.3f}); "
-                f"SPRT (delta {args.delta}): {accepted} (LLR {weaker.llr:.2f}, bounds {weaker.lower:.2f} / "
-                f"{weaker.upper:.2f}); stronger-by-delta test: {better} (LLR {stronger.llr:.2f}); "
+                f"SPRT (delta {args.delta}): {accepted} after {decided_at} deals (LLR now {weaker.llr:.2f}, "
+                f"bounds {weaker.lower:.2f} / {weaker.upper:.2f}); "
+                f"stronger-by-delta test: {better} (LLR {stronger.llr:.2f}); "
                 f"{time.perf_counter() - started:.0f} s",
                 flush=True,
             )
@@ -230,15 +235,16 @@ def run_timing(args: argparse.Namespace) -> None:
     _load_baseline(baseline_source(args.baseline))
     game = oakwood.load("barrell")
     views = _views(game, args.games, args.seed)
-    for label, cls in (("baseline", _baseline_class), ("current", BarrellHeuristic)):
-        bot = cls(seed=0)
-        passes = []
-        for _ in range(5):
+    bots = {"baseline": _baseline_class(seed=0), "current": BarrellHeuristic(seed=0)}
+    passes: dict[str, list[float]] = {label: [] for label in bots}
+    for _ in range(args.passes):  # interleaved, so a busy spell of the machine slows both alike
+        for label, bot in bots.items():
             started = time.perf_counter()
             for view in views:
                 bot.act(view)
-            passes.append((time.perf_counter() - started) / len(views) * 1e6)
-        print(f"{label:8}: {min(passes):6.1f} us a decision (min of 5 passes over {len(views)} decisions)")
+            passes[label].append((time.perf_counter() - started) / len(views) * 1e6)
+    for label, times in passes.items():
+        print(f"{label:8}: {min(times):6.1f} us a decision (min of {args.passes} passes over {len(views)} decisions)")
 
 
 def main() -> None:
@@ -252,8 +258,10 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--max-deals", type=int, default=20000)
+    parser.add_argument("--min-deals", type=int, default=0, help="deals to play even after the SPRT decided")
     parser.add_argument("--batch", type=int, default=64, help="deals played between two looks of the SPRT")
     parser.add_argument("--games", type=int, default=1000, help="games for counts and timing")
+    parser.add_argument("--passes", type=int, default=9, help="timing passes over the decisions (the minimum counts)")
     args = parser.parse_args()
     if any(not 2 <= p <= 4 for p in args.players):
         parser.error("Barrell takes 2 to 4 players")

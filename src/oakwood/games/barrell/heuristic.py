@@ -33,7 +33,9 @@ from .actions import (
 )
 from .cards import (
     BY_NAME,
+    CLUBS,
     DECK_SIZE,
+    DIAMONDS,
     HEARTS,
     IS_ACE,
     IS_FACE,
@@ -52,6 +54,7 @@ from .cards import (
     KING_OF_SPADES,
     QUEENS,
     RANK,
+    SPADES,
     SUIT,
 )
 
@@ -98,7 +101,7 @@ class _Battle:
     cannot place) is built only when a Queen or the King of Diamonds is in question.
     """
 
-    __slots__ = ("_pool", "bonus", "kod", "obs", "reduced", "void")
+    __slots__ = ("_losses", "_pool", "_suits", "bonus", "known", "kod", "obs", "reduced", "unseen", "void")
 
     def __init__(self, obs: dict[str, Any]) -> None:
         self.obs = obs
@@ -107,12 +110,18 @@ class _Battle:
         bonus = reduced = 0
         kod = False
         void: set[int] = set()
+        #: Per field, the cards this seat sees (ids) and how many it does not.
+        self.known: list[list[int]] = []
+        self.unseen: list[int] = []
         for p, field in enumerate(obs["fields"]):
+            known: list[int] = []
+            self.known.append(known)
             for i, slot in enumerate(field):
                 name = slot["card"]
                 if name is None:
                     continue
                 card = _card(name)
+                known.append(card)
                 if not IS_FACE[card]:
                     continue
                 bonus |= 1 << SUIT[card]
@@ -131,7 +140,10 @@ class _Battle:
                 elif card == KING_OF_DIAMONDS:
                     kod = True
         self.bonus, self.reduced, self.kod, self.void = bonus, reduced, kod, void
+        self.unseen = [len(field) - len(known) for field, known in zip(obs["fields"], self.known, strict=True)]
         self._pool: list[int] | None = None
+        self._suits: tuple[list[int], list[int]] | None = None
+        self._losses: dict[int, tuple[float, float]] = {}
 
     @property
     def pool(self) -> list[int]:
@@ -142,10 +154,10 @@ class _Battle:
             placed.update(map(_card, obs["aside"] or ()))
             placed.update(map(_card, obs["discard"]))
             placed.update(map(_card, obs["queen_zone"]))
-            for known in obs["known_in_hands"]:
-                placed.update(map(_card, known))
-            for field in obs["fields"]:
-                placed.update(_card(slot["card"]) for slot in field if slot["card"] is not None)
+            for names in obs["known_in_hands"]:
+                placed.update(map(_card, names))
+            for known in self.known:
+                placed.update(known)
             self._pool = [c for c in range(DECK_SIZE) if c not in placed]
         return self._pool
 
@@ -164,22 +176,30 @@ class _Battle:
         heart value), in the units of ``UNSEEN_CARD_VALUE`` and ``UNSEEN_HEART_VALUE``, from the unseen pool."""
         if not reduced:
             return 0.0, 0.0
-        plain = hearts = plain_lost = hearts_lost = 0.0
-        for card in self.pool:
-            value = self.magnitude(card, 0)
-            if not value:
-                continue
-            lost = value - 1 if reduced >> SUIT[card] & 1 else 0
-            if SUIT[card] == HEARTS:
-                hearts += value
-                hearts_lost += lost
-            else:
-                plain += value
-                plain_lost += lost
-        return (
+        cached = self._losses.get(reduced)
+        if cached is not None:
+            return cached
+        if self._suits is None:
+            # Per suit: the unseen numbered cards' total value and their count (a Queen leaves 1 of each).
+            totals = [0, 0, 0, 0]
+            counts = [0, 0, 0, 0]
+            bonus = self.bonus
+            for card in self.pool:
+                if IS_NUMBERED[card]:
+                    suit = SUIT[card]
+                    totals[suit] += 11 if IS_ACE[card] and bonus >> suit & 1 else RANK[card]
+                    counts[suit] += 1
+            self._suits = (totals, counts)
+        totals, counts = self._suits
+        plain = totals[CLUBS] + totals[DIAMONDS] + totals[SPADES]
+        lost = [totals[s] - counts[s] if reduced >> s & 1 else 0 for s in range(4)]
+        plain_lost = lost[CLUBS] + lost[DIAMONDS] + lost[SPADES]
+        losses = (
             UNSEEN_CARD_VALUE * plain_lost / plain if plain else 0.0,
-            UNSEEN_HEART_VALUE * hearts_lost / hearts if hearts else 0.0,
+            UNSEEN_HEART_VALUE * lost[HEARTS] / totals[HEARTS] if totals[HEARTS] else 0.0,
         )
+        self._losses[reduced] = losses
+        return losses
 
     def expected_top(self, unseen: int, reduced: int) -> float:
         """The expected highest magnitude among ``unseen`` cards drawn from the pool (without replacement)."""
@@ -215,15 +235,10 @@ class BarrellHeuristic:
         would add to its field."""
         own = hearts = 0.0
         doubled = False
-        unseen = 0
+        unseen = battle.unseen[seat]
         top = 0
         top_heart = False
-        for slot in obs["fields"][seat]:
-            name = slot["card"]
-            if name is None:
-                unseen += 1
-                continue
-            card = _card(name)
+        for card in battle.known[seat]:
             if card == KING_OF_CLUBS and card not in battle.void:
                 doubled = True
             value = battle.magnitude(card, reduced)
@@ -361,7 +376,8 @@ class BarrellHeuristic:
             if jack is not None and lead > 3 and not jd:
                 return jack  # lock the lead in: the battle ends at once
         gains = {a: self._gain(obs, seat, a.card, lead, battle, scores) for a in plays}
-        reach = sum(sorted(gains.values(), reverse=True)[:4])
+        # What the four best cards could still add (a card that would hurt us is simply not played).
+        reach = sum(sorted((max(g, 0.0) for g in gains.values()), reverse=True)[:4])
         if lead + reach < 0 and len(plays) <= 4:
             # hopeless with what is left: keep the cards for a later battle
             return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
