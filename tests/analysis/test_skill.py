@@ -71,6 +71,7 @@ def test_two_option_sets_compare_deal_by_deal(ladders: tuple[SkillLadder, SkillL
     half = Z95 * math.sqrt(sum((d - centre) ** 2 for d in diffs) / (DEALS - 1)) / math.sqrt(DEALS)
     assert (change.low, change.high) == (pytest.approx(centre - half), pytest.approx(centre + half))
     assert 0 <= change.p <= 1
+    assert change.to_json()["ci95"] == [change.low, change.high] and change.to_json()["base"] == base.rungs[0].to_json()
     (same,) = compare_ladders(base, base)
     assert (same.difference, same.low, same.high, same.p, same.flatter) == (0, 0, 0, 1, False)
     with pytest.raises(ValueError, match="same game, table size, levels, seed and deals"):

@@ -113,6 +113,19 @@ class RungChange:
     high: float
     p: float
 
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (for a report's ``figures.json``)."""
+        return {
+            "weaker": self.weaker,
+            "stronger": self.stronger,
+            "base": self.base.to_json(),
+            "other": self.other.to_json(),
+            "difference": self.difference,
+            "ci95": [self.low, self.high],
+            "p": self.p,
+            "flatter": self.flatter,
+        }
+
     @property
     def flatter(self) -> bool:
         """Whether the other option set brings the rung closer to the fair share, beyond the noise (the interval
