@@ -221,3 +221,26 @@ def test_the_lobby_edits_the_deck_as_counts() -> None:
     assert editor["presets"]["standard"] == dict(zip(SYMBOLS, COUNTS, strict=True))
     assert [item["code"] for item in editor["items"]] == list(SYMBOLS)
     assert sum(editor["presets"]["standard"].values()) == 120 <= editor["max_total"]
+
+
+def test_the_analysis_measures_winter_over_the_custom_deck() -> None:
+    """How far into the Deck Winter came is counted over the game's own deck: a single round with the SMALL deck
+    (25 cards), checked against the Deck left after the deal, read from the state before the first move."""
+    from oakwood.analysis.features.squarrels import EXTRACTOR
+
+    game = load(SMALL, single_round=True)
+    for seed in range(6):
+        state = game.new_state(2, seed)
+        assert isinstance(state, SQuarrelsState)
+        after_deal = len(state.deck)
+        rng = Rng(seed)
+        drawn = 0  # cards taken from the Deck, Winter included (nothing else leaves or enters it mid-round)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            before = len(state.deck)
+            state.apply(seat, legal[rng.randbelow(len(legal))])
+            drawn += before - len(state.deck)
+        share = EXTRACTOR.extract(game, state).numbers["winter_share_last_round"]
+        assert 0.0 <= share <= 1.0
+        assert share == pytest.approx((drawn - 1) / after_deal)  # the draws before Winter, over the dealt Deck

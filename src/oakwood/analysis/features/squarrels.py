@@ -101,6 +101,7 @@ class SquarrelsFeatures:
         golden_lost_for_match = getattr(options, "golden_lost_scope", "round") == "match"
         single_round = bool(getattr(options, "single_round", False))
         target = float(getattr(options, "target_score", 50))
+        full_deck = sum(getattr(options, "cards", ())) or _DECK_SIZE  # the game's deck_composition (SQ-26)
 
         facts = {key: [0.0] * n for key in self.seat_facts}
         drew = {name: facts[f"drew_{name}"] for name in (*_ACTIONS, "winter")}
@@ -187,7 +188,7 @@ class SquarrelsFeatures:
                         where[card] = _SOME_HAND
             elif kind == "round_start":
                 public = event.public
-                deck = _DECK_SIZE - (1 if golden_gone else 0)
+                deck = full_deck - (1 if golden_gone else 0)
                 deck_size = deck - _HAND * n - (len(public["set_aside"]) - len(public["to_deck"]))
                 drawn = 0
                 winter_drawer = -1
