@@ -221,6 +221,8 @@ def test_the_lobby_edits_the_deck_as_counts() -> None:
     assert editor["presets"]["standard"] == dict(zip(SYMBOLS, COUNTS, strict=True))
     assert [item["code"] for item in editor["items"]] == list(SYMBOLS)
     assert sum(editor["presets"]["standard"].values()) == 120 <= editor["max_total"]
+    bounds = {item["code"]: (item.get("min", 0), item.get("max")) for item in editor["items"]}
+    assert bounds["W"] == (1, 1) and bounds["G"] == bounds["R"] == (0, 1) and bounds["1"] == (0, None)
 
 
 def test_the_analysis_measures_winter_over_the_custom_deck() -> None:

@@ -12,10 +12,13 @@ from .cards import (
     ACTIONS,
     COMPOSITION_MAX_CARDS,
     DECKS,
+    GOLDEN,
     HAND_LIMIT,
     NUMBERS,
+    ROTTEN,
     SYMBOLS,
     TITLES,
+    WINTER,
     canonical_composition,
     composition,
 )
@@ -101,11 +104,19 @@ class SQuarrelsOptions(Options):
         def group(card: int) -> str:
             return "number" if card in NUMBERS else "action" if card in ACTIONS else "special"
 
+        def limits(card: int) -> dict[str, int]:
+            # What the deck's check enforces card by card, so a form (or a search) offers only those counts.
+            if card == WINTER:
+                return {"min": 1, "max": 1}
+            return {"max": 1} if card in (GOLDEN, ROTTEN) else {}
+
         return {
             "deck_composition": {
                 "kind": "counts",
                 "presets": {name: {SYMBOLS[c]: n for c, n in enumerate(counts)} for name, counts in DECKS.items()},
-                "items": [{"code": s, "name": TITLES[c], "group": group(c)} for c, s in enumerate(SYMBOLS)],
+                "items": [
+                    {"code": code, "name": TITLES[c], "group": group(c), **limits(c)} for c, code in enumerate(SYMBOLS)
+                ],
                 "min_total": 2 * HAND_LIMIT + 1,  # two hands of 7 Number cards and the Winter
                 "max_total": COMPOSITION_MAX_CARDS,
             }
