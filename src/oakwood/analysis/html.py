@@ -23,6 +23,7 @@ padding:0 .35rem;font-size:.85em;margin-left:.3rem}.sig{color:#a33c00;font-weigh
 margin:.6rem 0;font-size:.9rem}th,td{border-bottom:1px solid #d9d3c3;padding:.2rem .6rem;text-align:right}
 th:first-child,td:first-child{text-align:left}th{background:#efe9da}img{max-width:100%;height:auto;display:block;
 margin:.8rem 0}.note{font-size:.85rem;color:#555}.nw{white-space:nowrap}
+td:first-child{min-width:11rem}
 """
 
 
@@ -126,7 +127,7 @@ def _variant_tables(comparison: Json) -> str:
     if players > 1:
         what = "place in the turn order" if all(r.get("by_order") for r in rows_in) else "seat"
         head = ["Variant", "Games"] + [
-            f"{k + 1}{_suffix(k + 1)} {what}" if what != "seat" else f"Seat {k + 1}" for k in range(players)
+            f"{k + 1}{_suffix(k + 1)}" if what != "seat" else f"Seat {k + 1}" for k in range(players)
         ]
         rows = [[escape(r["shown"]), str(r["games"]), *(_interval(s) for s in r["seats"])] for r in rows_in]
         parts.append(f'<p class="note">Win share by {what} [95 %]; an equal share is {percent(1 / players)}.</p>')
@@ -143,11 +144,11 @@ def _variant_tables(comparison: Json) -> str:
         rows.append(
             [
                 escape(r["shown"]),
-                _mean(r["length"]),
+                _nw(_mean(r["length"])),
                 _nw(_bounds(spread["median"])),
                 _nw(_bounds(spread["sd"])),
                 _nw(_bounds(spread["iqr"])),
-                quantiles,
+                _nw(quantiles),
             ]
         )
     parts.append(
@@ -163,7 +164,7 @@ def _variant_tables(comparison: Json) -> str:
     rows = [
         [
             escape(r["measure"]),
-            escape(r["variant"]),
+            _nw(_values(r["variant"])),
             measured(r, r["base"]),
             measured(r, r["value"]),
             _nw(difference_text(r)),
@@ -177,14 +178,14 @@ def _variant_tables(comparison: Json) -> str:
     )
     if comparison.get("length_spread"):
         rows = [
-            [escape(r["variant"]), *(_nw(_bounds(r[k], signed=True)) for k in ("median", "sd", "iqr"))]
+            [escape(_values(r["variant"])), *(_nw(_bounds(r[k], signed=True)) for k in ("median", "sd", "iqr"))]
             for r in comparison["length_spread"]
         ]
         parts.append(_table(["Length against the base", "Median [95 %]", "SD [95 %]", "IQR [95 %]"], rows))
     if comparison.get("interactions"):
         rows = [
             [
-                escape(r["variant"]),
+                _nw(_values(r["variant"])),
                 escape(r["measure"]),
                 escape(signed(r, r["alone_a"])),
                 escape(signed(r, r["alone_b"])),
@@ -216,6 +217,11 @@ def _variant_tables(comparison: Json) -> str:
         "— where no margin was given.</p>"
     )
     return "\n".join(parts)
+
+
+def _values(label: str) -> str:
+    """A variant's changed values alone (``split_per_card · every_battle``): its options head the table."""
+    return " · ".join(part.partition("=")[2] or part for part in label.split(" · "))
 
 
 def _nw(text: str) -> str:
