@@ -264,21 +264,20 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
         headline = [r for r in rows if _headline(r)]
         differences = ", ".join(f"{r['measure']} {difference_text(r)}" for r in headline)
         unsettled = [r for r in rows if r not in equivalent]
-        text = f"{shown[variant]}, {table} ({agent}): "
+        text = f"{shown[variant]}, {table} ({agent}): {differences} (95 % intervals)"
+        note = "Not showing a difference is not showing there is none."
         if unsettled:
-            smallest = min(r["p_adjusted"] for r in unsettled)
-            text += (
-                f"{'in the other measures, ' if equivalent else ''}no difference from the base options shown "
-                f"(smallest {p_is(smallest)} after correction; {differences}, 95 % intervals). Not showing a "
-                "difference is not showing there is none."
-            )
+            smallest = p_is(min(r["p_adjusted"] for r in unsettled))
+            if same:
+                text += f". {same} In the other measures, no difference from the base options shown (smallest "
+                text += f"{smallest} after correction). {note}"
+            else:
+                text += f"; no difference from the base options shown (smallest {smallest} after correction). {note}"
         else:
-            text += f"{differences} (95 % intervals)."
-        if same:
-            text += f" {same}"
+            text += f". {same}"
         untested = [r for r in headline if not r["tost"]]
         if unsettled and untested:
-            bounds = " and ".join(f"{amount(r, r['bound'])} ({r['measure']})" for r in untested)
+            bounds = " or ".join(f"{amount(r, r['bound'])} in {r['measure']}" for r in untested)
             text += f" These games could show no change larger than {bounds}: give --margin to test it."
         yield {**base, "text": text, "significant": False, "rank": -0.5}
 

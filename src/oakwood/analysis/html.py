@@ -257,7 +257,7 @@ def write_report(tree: Json, out: Path) -> Path:
     for f in tree["findings"]:
         flag = f' <span class="flag">{escape(f["flag"])}</span>' if f["flag"] else ""
         findings.append(f"<li>{escape(f['text'])}{flag}</li>")
-    shown = SHOWN_FINDINGS + sum(f["kind"] == "variant" for f in tree["findings"])
+    shown = SHOWN_FINDINGS + sum(f["kind"] in ("variant", "grid") for f in tree["findings"])
     more = findings[shown:]
     varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
     body = [
