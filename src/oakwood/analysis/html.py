@@ -281,7 +281,7 @@ def write_report(tree: Json, out: Path) -> Path:
         players = section["players"]
         body.append(f"<h2>{'Solo' if players == 1 else f'{players} players'}</h2>")
         for name in drawn[str(players)]:
-            if not name.startswith(("facts-", "variants-", "grid-")):
+            if not name.startswith(("facts-", "variants-", "grid-", "differences-")):
                 body.append(_img(out, name, name.removesuffix(".png").replace("-", " ")))
         for agent, figures in section["agents"].items():
             if figures.get("games"):
@@ -292,10 +292,14 @@ def write_report(tree: Json, out: Path) -> Path:
         for comparison in section["variants"]:
             body.append(f"<h3>Variants of {escape(comparison['option'])} · {escape(comparison['agent'])}</h3>")
             body.append(_img(out, comparison["file"], "variants"))
+            if comparison["comparisons"]:
+                body.append(_img(out, f"differences-{comparison['file']}", "differences from the base"))
             body.append(_variant_tables({**comparison, "ending_labels": tree["labels"]["endings"]}))
         for grid in section.get("grids", []):
             body.append(f"<h3>Grid of {escape(grid['option'])} · {escape(grid['agent'])}</h3>")
             body.append(_img(out, grid["file"], "grid"))
+            if grid["comparisons"]:
+                body.append(_img(out, f"differences-{grid['file']}", "differences from the base"))
             body.append(_variant_tables({**grid, "ending_labels": tree["labels"]["endings"]}))
     stats = tree["statistics"]
     body.append("<h2>Method</h2>")
