@@ -340,6 +340,7 @@ def _count_dimensions(
     ``OPTION:KIND,KIND=LO-HI`` (these kinds over a range)."""
     counts = deck_counts(base, editor)
     limits = {item["code"]: int(item.get("max", 10**6)) for item in editor["items"]}
+    floors = {item["code"]: int(item.get("min", 0)) for item in editor["items"]}  # an item may bound its count
     if given is None and not items and len(editor.get("presets", {})) > 1:
         return [Dimension(name, name, choices=tuple(editor["presets"]))]
     if items:
@@ -352,10 +353,18 @@ def _count_dimensions(
         first, last = _range(given, what)
         if first != int(first) or last != int(last) or first == last:
             raise TuneError(f"{what}: card counts are a whole-number range of two values or more")
-        return [
-            Dimension(f"{name}:{kind}", name, low=int(first), high=min(int(last), limits[kind]), item=kind)
+        dims = [
+            Dimension(
+                f"{name}:{kind}", name, low=max(int(first), floors[kind]), high=min(int(last), limits[kind]), item=kind
+            )
             for kind in kinds
         ]
+        for dim in dims:
+            if dim.low >= dim.high:
+                raise TuneError(
+                    f"{what}: {dim.item} takes {floors[dim.item]}–{limits[dim.item]} cards; nothing to search"
+                )
+        return dims
     width = COUNT_SPAN
     if given is not None:
         text = given.lstrip("±+")
@@ -363,9 +372,15 @@ def _count_dimensions(
             raise TuneError(f"{what}: a deck is searched as ±K around its base counts (K a whole number ≥ 1)")
         width = int(text)
     return [
-        Dimension(f"{name}:{kind}", name, low=max(0, count - width), high=min(count + width, limits[kind]), item=kind)
+        Dimension(
+            f"{name}:{kind}",
+            name,
+            low=max(floors[kind], count - width),
+            high=min(count + width, limits[kind]),
+            item=kind,
+        )
         for kind, count in counts.items()
-        if max(0, count - width) < min(count + width, limits[kind])
+        if max(floors[kind], count - width) < min(count + width, limits[kind])
     ]
 
 
@@ -763,6 +778,7 @@ class Outcome:
     leaders: list[Json]
     recommended: Json | None
     base: Json | None = None  # the rules as they are, on the leaders' fresh deals
+    centre: Json | None = None  # the recommendation on the neighbours' games (the robustness check's centre)
     neighbours: list[Json] = field(default_factory=list)
 
 
@@ -877,6 +893,10 @@ def conclude(
         on_step(f"measuring the rules as they are on the same fresh deals ({settings.leader_games} games)")
     outcome.base = _setting_json(settings, evaluator.evaluate(dict(settings.base), fresh, settings.leader_games))
     if robustness:
+        # the centre on the neighbours' own games (the first --games of the fresh deals), so each one-step
+        # change is compared with the recommendation game for game
+        centre = evaluator.evaluate(recommended_eval.options, fresh, settings.games)
+        outcome.centre = _setting_json(settings, centre, trial=recommended["trial"])
         params = _params_of(settings, recommended_eval.options)
         for dim in settings.space:
             for value in dim.notches(params[dim.name]):

@@ -18,6 +18,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
+from oakwood.engine import game_class
+
 from .html import STYLE, _table
 from .plots import PALETTE, _save
 from .tune import Outcome, Settings
@@ -52,13 +54,21 @@ def changes_text(changed: Json) -> str:
 def build_tree(settings: Settings, study: str, outcome: Outcome, *, command: str = "", notes: str = "") -> Json:
     """Every figure of the report as one JSON-ready tree."""
     targets = [
-        {"text": t.text, "kind": t.kind, "label": t.label, "tolerance": t.tolerance, "low": t.low, "high": t.high}
+        {
+            "text": t.text,
+            "kind": t.kind,
+            "label": t.label,
+            "tolerance": t.tolerance,
+            "low": t.low,
+            "high": t.high,
+            "key": t.key,
+        }
         for t in settings.targets
     ]
     recommended = outcome.recommended
     met_all = bool(recommended) and all(recommended["met"]) if recommended else False
     return {
-        "title": f"Tuning {settings.game}: {', '.join(t.text for t in settings.targets)}",
+        "title": f"Tuning {game_class(settings.game).title}: {', '.join(t.text for t in settings.targets)}",
         "study": study,
         "command": command,
         "settings": settings.to_json(),
@@ -71,6 +81,7 @@ def build_tree(settings: Settings, study: str, outcome: Outcome, *, command: str
         "leaders": outcome.leaders,
         "recommended": recommended,
         "neighbours": outcome.neighbours,
+        "centre": outcome.centre,
         "verdict": verdict(settings, outcome, met_all),
         "notes": notes,
     }
@@ -116,7 +127,15 @@ def summary_lines(tree: Json) -> list[str]:
     steps = tree["neighbours"]
     if steps:
         kept = sum(1 for n in steps if n.get("met") and all(n["met"]))
-        lines.append(f"  robustness: {kept} of {len(steps)} one-step changes still meet every target")
+        centre = tree.get("centre")
+        where = (
+            f" (the setting itself on the same {centre['games']} games: "
+            + ", ".join(f"{v:.2f}" for v in centre["values"])
+            + ")"
+            if centre
+            else ""
+        )
+        lines.append(f"  robustness: {kept} of {len(steps)} one-step changes still meet every target{where}")
     for entry in tree["importances"]:
         top = sorted(entry["importances"].items(), key=lambda kv: -kv[1])[:3]
         if top:
@@ -154,7 +173,8 @@ def _trials_plot(tree: Json, path: Path) -> str:
     return _save(figure, path)
 
 
-def _sizes_table(setting: Json) -> str:
+def _sizes_table(setting: Json, keys: list[str]) -> str:
+    """A setting's figures at each table size; ``keys``: the measured numbers a target names (a column each)."""
     rows = []
     for size in setting["sizes"]:
         rows.append(
@@ -163,10 +183,12 @@ def _sizes_table(setting: Json) -> str:
                 " · ".join(share_text(s) for s in size["places"]),
                 "turn order" if size["by_order"] else "seat",
                 mean_text(size["length"]),
+                *(mean_text(size["numbers"][key]) for key in keys),
                 share_text(size["skill"]),
             ]
         )
-    return _table(["Players", "Win share by place [95 %]", "Place by", "Length, actions [95 %]", "Stronger bot"], rows)
+    head = ["Players", "Win share by place [95 %]", "Place by", "Length, actions [95 %]"]
+    return _table([*head, *(f"Mean {key} [95 %]" for key in keys), "Stronger bot [95 %]"], rows)
 
 
 def _values_cells(tree: Json, values: list[float], met: list[bool]) -> list[str]:
@@ -212,7 +234,8 @@ def write_report(tree: Json, out: Path) -> Path:
         f"<h2>The recommended setting, on fresh deals</h2><p>{escape(changes_text(rec['changed']))} (trial "
         f"{rec['trial']}), {rec['games']} games a table size on deals no trial played.</p>"
     )
-    parts.append(_sizes_table(rec))
+    keys = [t["key"] for t in tree["targets"] if t["kind"] == "number"]
+    parts.append(_sizes_table(rec, keys))
     parts.append(
         _table(
             ["Target", "Objective", "Met"],
@@ -224,7 +247,7 @@ def write_report(tree: Json, out: Path) -> Path:
     )
     if tree.get("base"):
         parts.append("<h3>The rules as they are, on the same fresh deals</h3>")
-        parts.append(_sizes_table(tree["base"]))
+        parts.append(_sizes_table(tree["base"], keys))
         parts.append(
             "<p class='note'>"
             + escape(
@@ -254,6 +277,16 @@ def write_report(tree: Json, out: Path) -> Path:
             f"measured on the same fresh deals ({settings['games']} games a table size). ✗: the target is missed.</p>"
         )
         rows = []
+        centre = tree.get("centre")
+        if centre:
+            places = " / ".join(" · ".join(pct(s["value"]) for s in size["places"]) for size in centre["sizes"])
+            rows.append(
+                [
+                    "<strong>the recommended setting</strong>",
+                    places,
+                    *_values_cells(tree, centre["values"], centre["met"]),
+                ]
+            )
         for n in tree["neighbours"]:
             if "refused" in n:
                 rows.append([escape(f"{n['param']} → {n['value']}"), escape(n["refused"]), *([""] * (len(heads)))])
