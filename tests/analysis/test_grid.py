@@ -147,6 +147,12 @@ def test_the_grid_plays_every_combination_on_the_same_deals_and_its_interaction_
     assert found[: len(asked)] == asked and len(asked) == 4  # two options alone, their combination, the interaction
     bullets = [line for line in output.splitlines() if line.startswith("• ")]
     assert all(any(line.startswith(f"• {f['text'][:40]}") for line in bullets[: len(asked)]) for f in asked), output
+    # the variant tables in short, between those findings and the others
+    lines = output.splitlines()
+    heading = lines.index("heart_gift_timing × discard_recycle · 3 players · heuristic (95 % intervals)")
+    assert lines[heading + 1].startswith("  base options: by turn order ")
+    assert "; against the base: length " in lines[heading + 4] and "first player's share " in lines[heading + 4]
+    assert lines.index(bullets[len(asked) - 1]) < heading < lines.index(bullets[len(asked)])
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Grid of heart_gift_timing × discard_recycle" in html and "Interaction [95 %]" in html
     assert (out / "grid-3p-heart_gift_timing-discard_recycle-heuristic.png").exists()

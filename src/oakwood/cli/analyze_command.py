@@ -308,6 +308,39 @@ def _margins(texts: list[str], extractor: FeatureExtractor) -> dict[str, float]:
     return margins
 
 
+def variant_lines(tree: dict[str, Any]) -> list[str]:
+    """The variant tables in short, for the terminal: for each option (and grid) at each table size and agent, each
+    variant's seat table and length, and its differences from the base with their 95 % intervals."""
+    from oakwood.analysis.findings import difference_text, percent
+
+    lines: list[str] = []
+    for section in tree["sections"]:
+        players = section["players"]
+        for comparison in [*section["variants"], *section.get("grids", [])]:
+            table = "solo" if players == 1 else f"{players} players"
+            lines.append(f"{comparison['option']} · {table} · {comparison['agent']} (95 % intervals)")
+            differences: dict[str, list[str]] = {}
+            for row in comparison["comparisons"]:
+                if row["measure"] in ("first player's win share", "win rate", "mean length (actions)"):
+                    name = "length" if row["kind"] == "length" else row["measure"].replace("win share", "share")
+                    differences.setdefault(row["variant"], []).append(f"{name} {difference_text(row)}")
+            for row in comparison["rows"]:
+                if players == 1:
+                    seats = f"wins {percent(row['win_rate']['value'])}"
+                else:
+                    seats = " / ".join(percent(s["value"]) for s in row["seats"])
+                    seats = f"{'by turn order' if row.get('by_order') else 'by seat'} {seats}"
+                length = row["length"]
+                median = (row.get("length_spread") or {}).get("median", {}).get("value")
+                interval = f"[{length['low']:.1f}, {length['high']:.1f}]"
+                text = f"  {row['shown']}: {seats}; length {length['value']:.1f} {interval}"
+                text += f", median {median:g}" if median is not None else ""
+                if row["variant"] in differences:
+                    text += f"; against the base: {', '.join(differences[row['variant']])}"
+                lines.append(text)
+    return lines
+
+
 def _extractor(game: Game[Any]) -> FeatureExtractor:
     try:
         import matplotlib  # noqa: F401  (the report's plots)
@@ -396,10 +429,15 @@ def _run(
             close()
     tree = build_report(plan, title, measured, extractor, notes=notes, margins=margins)
     path = write_report(tree, target)
-    # the question asked first: every finding about what was varied, then the six most important others
+    # the question asked first: every finding about what was varied and the variant tables in short; then the
+    # six most important other findings
     asked = [f for f in tree["findings"] if f["kind"] in ("variant", "grid")]
-    for finding in asked + [f for f in tree["findings"] if f["kind"] not in ("variant", "grid")][:6]:
-        flag = f" [{finding['flag']}]" if finding["flag"] else ""
-        out.print(Text(f"• {finding['text']}{flag}"), soft_wrap=True)
+    others = [f for f in tree["findings"] if f["kind"] not in ("variant", "grid")][:6]
+    for finding in asked:
+        out.print(Text(f"• {finding['text']}" + (f" [{finding['flag']}]" if finding["flag"] else "")), soft_wrap=True)
+    for line in variant_lines(tree):
+        out.print(Text(line, style="" if line.startswith(" ") else "bold"), soft_wrap=True)
+    for finding in others:
+        out.print(Text(f"• {finding['text']}" + (f" [{finding['flag']}]" if finding["flag"] else "")), soft_wrap=True)
     out.print(Text(f"Report: {path} (figures: {target / 'figures.json'})", style="bold"), soft_wrap=True)
     return 0
