@@ -13,10 +13,12 @@ keeps one bot. Three commands:
   bound decides, after which the run stops (or goes on to ``--min-deals``, only to narrow the interval); it
   gives up after ``--max-deals``. A second test on the same deals, "equal" against "stronger by ``--delta``",
   is reported beside it (it does not stop the run).
-- ``counts``: ``--games`` games at ``--players`` players with the current bot at every seat: for each face card
-  and Joker, in how many games per 1,000 it was played at least once, and the plays per 1,000 games.
-- ``timing``: the median microseconds per decision of each version over the same positions (every decision of
-  ``--games`` games played by the current bot).
+- ``counts``: ``--games`` games at ``--players`` players with the current bot (``--bot baseline``: the other)
+  at every seat: for each face card and Joker, in how many games per 1,000 it was played at least once, and
+  the plays per 1,000 games.
+- ``timing``: the microseconds per decision of each version over the same positions (every decision of
+  ``--games`` three-player games played by the current bot): the fastest of ``--passes`` passes, the two
+  versions' passes interleaved so that a busy spell of the machine slows both alike.
 
     python benchmarks/barrell_heuristic.py sprt --players 2 3 4 --workers 2
     python benchmarks/barrell_heuristic.py counts --players 3 --games 1000
@@ -177,10 +179,10 @@ def run_sprt(args: argparse.Namespace) -> None:
 
 
 class _Counting:
-    """The current bot, counting the cards it plays."""
+    """A bot, counting the cards it plays."""
 
-    def __init__(self, seed: int, counts: Counter[int], seen: set[int]) -> None:
-        self.bot = BarrellHeuristic(seed=seed)
+    def __init__(self, bot: Any, counts: Counter[int], seen: set[int]) -> None:
+        self.bot = bot
         self.counts = counts
         self.seen = seen
 
@@ -193,16 +195,19 @@ class _Counting:
 
 
 def run_counts(args: argparse.Namespace) -> None:
+    if args.bot == "baseline":
+        _load_baseline(baseline_source(args.baseline))
+    bot_class = _baseline_class if args.bot == "baseline" else BarrellHeuristic
     game = oakwood.load("barrell")
     for players in args.players:
         plays: Counter[int] = Counter()
         games_with: Counter[int] = Counter()
         for seed in range(args.seed, args.seed + args.games):
             seen: set[int] = set()
-            agents = [_Counting(seed * 8 + s, plays, seen) for s in range(players)]
+            agents = [_Counting(bot_class(seed=seed * 8 + s), plays, seen) for s in range(players)]
             play_match(game, agents, seed, record_events=False)
             games_with.update(seen)
-        print(f"{players} players, {args.games} games, current bot at every seat: per 1,000 games")
+        print(f"{players} players, {args.games} games, the {args.bot} bot at every seat: per 1,000 games")
         print("card  games played in  plays")
         for card in range(len(NAMES)):
             if IS_FACE[card] or IS_JOKER[card]:
@@ -261,6 +266,7 @@ def main() -> None:
     parser.add_argument("--min-deals", type=int, default=0, help="deals to play even after the SPRT decided")
     parser.add_argument("--batch", type=int, default=64, help="deals played between two looks of the SPRT")
     parser.add_argument("--games", type=int, default=1000, help="games for counts and timing")
+    parser.add_argument("--bot", choices=("current", "baseline"), default="current", help="the bot counted")
     parser.add_argument("--passes", type=int, default=9, help="timing passes over the decisions (the minimum counts)")
     args = parser.parse_args()
     if any(not 2 <= p <= 4 for p in args.players):

@@ -15,9 +15,10 @@ from oakwood.games.barrell.heuristic import BarrellHeuristic
 from .helpers import position, state_of
 
 
-# Measured win shares (these seeds): 2 players 0.64, 3 players 0.64, 4 players 0.49 (five windows of 200 seeds:
-# 0.43-0.55); a fair share is 1 / players. The margins leave room for small changes of the bot.
-@pytest.mark.parametrize(("players", "games", "at_least"), [(2, 200, 0.6), (3, 150, 0.5), (4, 200, 0.4)])
+# Measured win shares (these seeds): 2 players 0.80, 3 players 0.69, 4 players 0.54 since the bot plays every
+# face card and Joker (issue 35; before: 0.64, 0.64, 0.49); a fair share is 1 / players. The margins leave room
+# for small changes of the bot.
+@pytest.mark.parametrize(("players", "games", "at_least"), [(2, 200, 0.7), (3, 150, 0.55), (4, 200, 0.45)])
 def test_heuristic_beats_random(players: int, games: int, at_least: float) -> None:
     game = oakwood.load("barrell")
     share = 0.0
