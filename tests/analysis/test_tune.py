@@ -117,6 +117,9 @@ def test_figures_equal_a_direct_count_and_conclusion(tmp_path: Path) -> None:
         expected = sum(len(d.notches(params[d.name])) for d in s.space)
         assert len(outcome.neighbours) == expected
         assert all(len(n["values"]) == 2 for n in outcome.neighbours)
+        # the check's centre: the recommendation on the neighbours' own games (the first --games fresh deals)
+        assert outcome.centre is not None and outcome.centre["games"] == s.games
+        assert outcome.centre["seed"] == outcome.recommended["seed"] == outcome.neighbours[0]["seed"]
         assert outcome.front and set(outcome.front) <= {t["number"] for t in outcome.trials}
         assert [x["target"] for x in outcome.importances] == ["seats=3", "skill=40"]
     finally:
