@@ -253,7 +253,7 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
             unchanged = [r for r in rows if _headline(r) and not r["significant"]]
             if unchanged:
                 text += (
-                    " No difference shown in "
+                    " No difference shown after correction in "
                     + ", ".join(f"{r['measure']} ({difference_text(r)})" for r in unchanged)
                     + "."
                 )
