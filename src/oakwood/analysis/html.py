@@ -213,7 +213,8 @@ def _variant_tables(comparison: Json) -> str:
     paired = "paired game by game (same deals)" if comparison.get("paired") else "Welch (the games do not pair up)"
     parts.append(
         f'<p class="note">Differences are variant minus base, {paired}; the spread\'s intervals are a paired '
-        "bootstrap. Equivalence: the TOST p-value against the margin (bold: no change larger than the margin shown); "
+        "bootstrap. Each interval is 95 % for its own comparison; significance (bold p) is decided after the "
+        "correction. Equivalence: the TOST p-value against the margin (bold: no change larger than the margin shown); "
         "— where no margin was given.</p>"
     )
     return "\n".join(parts)
