@@ -124,7 +124,7 @@ class _Battle:
     cannot place) is built only when a Queen or the King of Diamonds is in question.
     """
 
-    __slots__ = ("_losses", "_pool", "_suits", "bonus", "known", "kod", "obs", "reduced", "unseen", "void")
+    __slots__ = ("_losses", "_pool", "_suits", "_tops", "bonus", "known", "kod", "obs", "reduced", "unseen", "void")
 
     def __init__(self, obs: dict[str, Any]) -> None:
         self.obs = obs
@@ -167,6 +167,7 @@ class _Battle:
         self._pool: list[int] | None = None
         self._suits: tuple[list[int], list[int]] | None = None
         self._losses: dict[int, tuple[float, float]] = {}
+        self._tops: dict[tuple[int, int], float] = {}
 
     @property
     def pool(self) -> list[int]:
@@ -226,19 +227,25 @@ class _Battle:
 
     def expected_top(self, unseen: int, reduced: int) -> float:
         """The expected highest magnitude among ``unseen`` cards drawn from the pool (without replacement)."""
+        key = (unseen, reduced)
+        cached = self._tops.get(key)
+        if cached is not None:
+            return cached
         values = sorted(self.magnitude(c, reduced) for c in self.pool)
         size = len(values)
         if unseen <= 0 or size == 0:
             return 0.0
-        unseen = min(unseen, size)
-        total = math.comb(size, unseen)
+        draws = min(unseen, size)
         top = 0.0
-        below = 0  # C(i - 1, unseen): ways to draw every card from the i - 1 smallest
+        below = 0  # C(i - 1, draws): ways to draw every card from the i - 1 smallest
         for i, value in enumerate(values, start=1):
-            ways = math.comb(i, unseen)
+            if i < draws:
+                continue  # C(i, draws) = 0: no way to draw them all from fewer cards
+            ways = math.comb(i, draws)
             top += value * (ways - below)
             below = ways
-        return top / total
+        self._tops[key] = top = top / math.comb(size, draws)
+        return top
 
 
 class BarrellHeuristic:
