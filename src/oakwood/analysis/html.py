@@ -261,6 +261,10 @@ def write_report(tree: Json, out: Path) -> Path:
     shown = SHOWN_FINDINGS + sum(f["kind"] in ("variant", "grid") for f in tree["findings"])
     more = findings[shown:]
     varies = "; ".join(f"{escape(k)}: {escape(', '.join(v))}" for k, v in plan["varies"].items()) or "none"
+    if plan.get("grid"):
+        varies += " (every pair of options also combined: a grid)"
+    margins = plan.get("margins") or {}
+    varies += " · equivalence margins: " + (", ".join(f"{escape(k)} ± {v:g}" for k, v in margins.items()) or "none")
     body = [
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{plan["games"]} games per cell · players {", ".join(map(str, plan["players"]))} · '
