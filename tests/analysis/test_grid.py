@@ -155,6 +155,7 @@ def test_the_grid_plays_every_combination_on_the_same_deals_and_its_interaction_
     assert lines.index(bullets[len(asked) - 1]) < heading < lines.index(bullets[len(asked)])
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Grid of heart_gift_timing × discard_recycle" in html and "Interaction [95 %]" in html
+    assert "(every pair of options also combined: a grid) · equivalence margins: share ± 0.3, length ± 12" in html
     assert (out / "grid-3p-heart_gift_timing-discard_recycle-heuristic.png").exists()
 
 
