@@ -16,6 +16,7 @@ from oakwood.agents import make_agent
 from oakwood.analysis.features import barrell as features
 from oakwood.analysis.features.barrell import EXTRACTOR, FACE_CARD_FACTS, BarrellFeatures
 from oakwood.analysis.features.base import GameFeatures
+from oakwood.analysis.quality import QUALITY_NUMBERS
 from oakwood.arena.match import play_match
 from oakwood.engine import Game, State, load
 from oakwood.games.barrell import scoring
@@ -109,7 +110,7 @@ def _check_against_game(game: Game[Any], state: State, monkeypatch: pytest.Monke
 def _check_properties(game: Game[Any], state: State, result: GameFeatures) -> None:
     n = state.num_players
     assert result.ending in EXTRACTOR.endings
-    assert set(result.numbers) == set(EXTRACTOR.numbers)
+    assert set(result.numbers) == set(EXTRACTOR.numbers) - set(QUALITY_NUMBERS)  # measure.py adds those
     assert set(result.seat_facts) == set(EXTRACTOR.seat_facts)
     assert all(len(values) == n for values in result.seat_facts.values())
     assert result == EXTRACTOR.extract(game, state)  # deterministic
@@ -130,11 +131,25 @@ def _check_properties(game: Game[Any], state: State, result: GameFeatures) -> No
         assert all(v >= 0 for v in values)
 
 
+#: Seed 1, 3 players: the moves the heuristic bots (seeded 1–3) chose before the bot learned to play its Queens
+#: and Kings (commit 93df267), kept as a history so the hand check below follows the rules, not the bot.
+HAND_CHECKED_HISTORY = (
+    "0 keep; 1 mulligan 2S; 1 keep; 2 mulligan 3D; 2 mulligan 3S; 2 keep; 0 pass; 1 play 9C; 2 play 10H; 1 play 9H; "
+    "2 play JH; 1 play AH; 2 play 8D; 1 play 7D; 2 play 5C; 1 pass; 2 pass; 1 gift P3; 2 gift P2; 0 keep; 1 keep; "
+    "2 keep; 0 play 8C; 1 pass; 2 play KS; 0 play JC; 2 take JH; 2 keep; 0 keep; 1 keep; 2 play JH; 0 play 9D; "
+    "1 play 6D; 2 play 10D; 0 play 8S; 1 play 4C; 2 play 6C; 0 play 7C; 1 play 2H; 2 play AD; 0 play 7H; 1 pass; "
+    "2 play AS; 0 play 5H; 2 pass; 0 pass; 0 gift P3; 1 gift P1"
+)
+
+
 def test_hand_checked_three_player_game() -> None:
-    """Seed 1, 3 players, heuristic agents seeded 1–3: read off the event log by hand (2–1 in 3 battles)."""
+    """Seed 1, 3 players, the history above: read off the event log by hand (2–1 in 3 battles)."""
     game = load("barrell")
-    agents = [make_agent(game, "heuristic", seed=i + 1) for i in range(3)]
-    state = play_match(game, agents, 1).state.replay().play()
+    state = game.new_state(3, 1)
+    for move in HAND_CHECKED_HISTORY.split("; "):
+        seat, action = move.split(" ", 1)
+        state.apply(int(seat), game.parse_action(action))
+    assert state.is_terminal()
     result = EXTRACTOR.extract(game, state)
     assert result.ending == "won_two_one"
     assert result.numbers == {

@@ -16,7 +16,17 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "reports"
 def test_a_report_renders_in_chromium_without_console_errors(page: Page, tmp_path: Path) -> None:
     out = tmp_path / "report"
     args = ["analyze", "nutty", "--players", "1-2", "--games", "12", "--workers", "1", "--out", str(out)]
-    args += ["--vary", "win_at_20=finish_round"]
+    # two options: a grid, its interaction and the equivalence column rendered too
+    args += [
+        "--vary",
+        "win_at_20=finish_round",
+        "--vary",
+        "max_rounds=8",
+        "--margin",
+        "share=0.2",
+        "--margin",
+        "length=30",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     problems: list[str] = []
@@ -31,6 +41,8 @@ def test_a_report_renders_in_chromium_without_console_errors(page: Page, tmp_pat
     loaded = page.evaluate("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)")
     assert loaded, "a plot did not load"
     assert page.locator(".findings li").count() >= 4
+    assert page.locator("h3", has_text="Grid of win_at_20 × max_rounds").count() == 2  # solo and 2 players
+    assert page.locator("th", has_text="Interaction [95 %]").count() == 2
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 1200, "height": 900})
     page.screenshot(path=str(ARTIFACTS / "nutty-report.png"), full_page=True)

@@ -3,11 +3,13 @@ default rules and under every named variant (RULINGS §2)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 import oakwood
+from oakwood.games.barrell.cards import NAMES
 from tests.conformance.kit import KitReport, check_game, check_same_seed
 
 #: Every variant switched on at least once (two option sets cover all of them together).
@@ -35,9 +37,16 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "jod_suppresses_ace_bonus": True,
         "max_consecutive_drawn_battles": 1,
     },
+    # BR-24: a 44-card subset (every face card and both Jokers kept, ten numbered cards left out): the deal,
+    # conservation, worlds and the notation reader follow the option's deck.
+    "custom_deck": {
+        "deck_composition": json.dumps(
+            {name: 1 for name in NAMES if name not in ("2C", "3C", "4C", "5C", "6D", "7D", "8H", "9H", "10S", "AS")}
+        ),
+    },
 }
-#: (variant, games per player count, deep-check rate): 3 × (80 + 25 + 25) = 390 games.
-PLAN = [("default", 80, 12), ("variants_a", 25, 8), ("variants_b", 25, 8)]
+#: (variant, games per player count, deep-check rate): 3 × (80 + 25 + 25 + 12) = 426 games.
+PLAN = [("default", 80, 12), ("variants_a", 25, 8), ("variants_b", 25, 8), ("custom_deck", 12, 8)]
 CHUNKS = 2
 
 

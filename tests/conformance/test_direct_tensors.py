@@ -75,8 +75,9 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
             "max_rounds": 12,
         },
     ],
-    # One round (realtime Hoard races), a match of several rounds, and the conformance sweep's two variant sets
-    # (commit races in random and seat order, the Golden wild in sets and lost for the match, forced draws to 7…).
+    # One round (realtime Hoard races), a match of several rounds, the conformance sweep's two variant sets
+    # (commit races in random and seat order, the Golden wild in sets and lost for the match, forced draws to 7…)
+    # and a custom deck.
     "squarrels": [
         {"single_round": True},
         {"target_score": 25},
@@ -98,6 +99,14 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
             "golden_lost_scope": "match",
             "hoard_race": "seat_order",
             "target_tie": "shared_win",
+        },
+        # SQ-26: a custom deck with more of a kind than the standard one (60 ones): the scales follow the deck.
+        {
+            "deck_composition": json.dumps(
+                {"R": 1, "1": 60, "2": 30, "3": 24, "4": 12, "5": 12, "G": 1, "Q": 10, "H": 10, "A": 8, "V": 3, "W": 1}
+            ),
+            "single_round": True,
+            "golden_wild_in_sets": True,
         },
     ],
 }

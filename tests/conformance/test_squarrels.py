@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import oakwood
@@ -29,6 +31,16 @@ OTHER_VARIANTS = oakwood.load(
     golden_lost_scope="match",
     hoard_race="seat_order",
     target_tie="shared_win",
+)
+
+#: SQ-26: a custom deck of 98 cards, heavy in Action cards (10 Quarrels, 10 Hoards, 8 Ambushes, 4 Whirlwinds),
+#: still dealing 7 Number cards to each of 6 players.
+CUSTOM_DECK = oakwood.load(
+    "squarrels",
+    single_round=True,
+    deck_composition=json.dumps(
+        {"R": 1, "1": 20, "2": 16, "3": 12, "4": 8, "5": 6, "G": 1, "Q": 10, "H": 10, "A": 8, "V": 4, "W": 1}
+    ),
 )
 
 
@@ -65,3 +77,12 @@ def test_variant_rules(players: int) -> None:
 def test_same_seed_same_game(players: int) -> None:
     for seed in range(10):
         check_same_seed(SINGLE_ROUND, players, seed)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_custom_deck(players: int) -> None:
+    reports = _sweep(CUSTOM_DECK, players, range(3000, 3020), deep_every=40)
+    assert all(r.terminal for r in reports)
+    assert sum(r.deep_checks for r in reports) > len(reports)
+    assert sum(r.hidden_resampled for r in reports) > len(reports)
+    check_same_seed(CUSTOM_DECK, players, 3000)

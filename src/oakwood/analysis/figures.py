@@ -8,6 +8,7 @@ every test of the report together.
 
 from __future__ import annotations
 
+import math
 import statistics as stdstats
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -17,15 +18,21 @@ from .measure import MeasuredGame
 from .plan import Cell, Plan, Variant
 from .statistics import (
     MEAN_TEST,
+    PAIRED_TEST,
     PROPORTION_TEST,
+    TOST_TEST,
     UNIFORM_TEST,
-    Share,
+    equivalence_bound,
     histogram,
     mean,
-    mean_test,
+    paired_difference,
     proportion_test,
     share,
+    spread,
+    spread_difference,
+    tost,
     uniform_test,
+    welch_difference,
 )
 
 Json = dict[str, Any]
@@ -171,32 +178,126 @@ def variant_comparison(
     players: int,
     cells: Mapping[Cell, Sequence[MeasuredGame]],
     extractor: FeatureExtractor,
+    margins: Mapping[str, float] | None = None,
 ) -> Json:
-    """One option's variants side by side at one table size and agent, each tested against the base."""
-    variants = plan.compared(option)
-    rows: list[Json] = []
-    comparisons: list[Json] = []
+    """One option's variants side by side at one table size and agent, each compared with the base game by
+    game (the same deals): each measure's difference with its interval and test, and, for each measure whose
+    kind has a margin in ``margins``, the equivalence test."""
+    variants = list(plan.compared(option))
+    return {
+        "option": option,
+        "file": f"variants-{players}p-{option}-{agent}.png",
+        **_comparison(plan, variants, variants[1:], agent, players, cells, extractor, margins or {}),
+    }
+
+
+def grid_comparison(
+    plan: Plan,
+    first: str,
+    second: str,
+    agent: str,
+    players: int,
+    cells: Mapping[Cell, Sequence[MeasuredGame]],
+    extractor: FeatureExtractor,
+    margins: Mapping[str, float] | None = None,
+) -> Json:
+    """The grid of two options at one table size and agent: every cell's figures, each combination compared
+    with the base (the one-option variants are compared in their own option's comparison), and the interaction
+    of each pair of values: how much changing both differs from the two changes added up."""
+    variants = plan.grid(first, second)
+    combos = [v for v in variants if len(v.changes) == 2]
+    compared = _comparison(plan, variants, combos, agent, players, cells, extractor, margins or {})
+    base = {g.index: g for g in cells[Cell(players, agent, plan.base)]}
+    interactions = []
+    for combo in combos:
+        x, y = combo.combined
+        games = [{g.index: g for g in cells[Cell(players, agent, v)]} for v in (x, y, combo)]
+        common = sorted(set(base).intersection(*games))
+        for measure in _headline(players):
+            v0, vx, vy, vxy = ([measure.pick(side[i]) for i in common] for side in (base, *games))
+            # (x and y together - base) - (x alone - base) - (y alone - base), game by game on the same deals
+            added = [a + b - c for a, b, c in zip(vx, vy, v0, strict=True)]
+            interaction = paired_difference(added, vxy)
+            interactions.append(
+                {
+                    "a": x.label,
+                    "b": y.label,
+                    "variant": combo.label,
+                    "measure": measure.name,
+                    "kind": measure.kind,
+                    "share": measure.share,
+                    "alone_a": _average(vx) - _average(v0),
+                    "alone_b": _average(vy) - _average(v0),
+                    "together": _average(vxy) - _average(v0),
+                    "interaction": interaction.to_json(),
+                    "test": PAIRED_TEST,
+                    "p": interaction.p,
+                }
+            )
+    return {
+        "option": f"{first} × {second}",
+        "options": [first, second],
+        "file": f"grid-{players}p-{first}-{second}-{agent}.png",
+        **compared,
+        "interactions": interactions,
+    }
+
+
+def _average(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else math.nan
+
+
+def _comparison(
+    plan: Plan,
+    variants: Sequence[Variant],
+    compared: Sequence[Variant],
+    agent: str,
+    players: int,
+    cells: Mapping[Cell, Sequence[MeasuredGame]],
+    extractor: FeatureExtractor,
+    margins: Mapping[str, float],
+) -> Json:
     base_games = cells[Cell(players, agent, plan.base)]
-    for variant in variants:
+    rows = [
+        {
+            "variant": variant.label,
+            "shown": _shown(variant),
+            **_variant_measures(cells[Cell(players, agent, variant)], players, extractor),
+        }
+        for variant in variants
+    ]
+    comparisons: list[Json] = []
+    spreads: list[Json] = []
+    for variant in compared:
         games = cells[Cell(players, agent, variant)]
-        rows.append(
-            {"variant": variant.label, "shown": _shown(variant), **_variant_measures(games, players, extractor)}
-        )
-        if variant.is_base:
-            continue
-        comparisons.extend(_compare(variant, base_games, games, players, extractor))
-    return {"option": option, "agent": agent, "players": players, "rows": rows, "comparisons": comparisons}
+        comparisons.extend(_compare(variant, base_games, games, players, extractor, margins))
+        a, b = _paired(base_games, games)
+        if a:
+            pick = _length().pick
+            spreads.append({"variant": variant.label, **spread_difference([pick(g) for g in a], [pick(g) for g in b])})
+    return {
+        "agent": agent,
+        "players": players,
+        "paired": all(c["difference"]["paired"] for c in comparisons),
+        "rows": rows,
+        "comparisons": comparisons,
+        "length_spread": spreads,
+    }
 
 
 def _shown(variant: Variant) -> str:
-    return "base options" if variant.is_base else f"{variant.option} = {variant.shown}"
+    if variant.is_base:
+        return "base options"
+    return " and ".join(f"{option} = {shown}" for option, shown in variant.changes)
 
 
 def _variant_measures(games: Sequence[MeasuredGame], players: int, extractor: FeatureExtractor) -> Json:
     count = len(games)
+    lengths = [float(g.steps) for g in games]
     measures: Json = {
         "games": count,
-        "length": mean([float(g.steps) for g in games]).to_json(),
+        "length": mean(lengths).to_json(),
+        "length_spread": spread(lengths),
         "endings": {
             key: share(sum(g.features.ending == key for g in games), count).to_json() for key in extractor.endings
         },
@@ -209,17 +310,87 @@ def _variant_measures(games: Sequence[MeasuredGame], players: int, extractor: Fe
     if players == 1:
         measures["win_rate"] = share(sum(1.0 for g in games if g.winners), count).to_json()
     else:
-        measures["first"] = _first_share(games, players).to_json()
+        places = [_Measure(*_place(k, players)) for k in range(players)]
+        measures["seats"] = [share(math.fsum(m.pick(g) for g in games), count).to_json() for m in places]
+        measures["by_order"] = bool(games) and all(len(g.features.order) == players for g in games)
+        measures["first"] = measures["seats"][0]
     return measures
 
 
-def _first_share(games: Sequence[MeasuredGame], players: int) -> Share:
-    wins = 0.0
-    for g in games:
+class _Measure:
+    """One compared measure: its name in the report, its margin kind, whether it is a share, and how to read
+    it from a game (``None``: the game does not have it)."""
+
+    def __init__(self, name: str, kind: str, is_share: bool, pick: Callable[[MeasuredGame], float | None]) -> None:
+        self.name, self.kind, self.share = name, kind, is_share
+        self._pick = pick
+
+    def pick(self, game: MeasuredGame) -> float:
+        """The measure of ``game`` (callers pick only games that have it)."""
+        value = self._pick(game)
+        return math.nan if value is None else value
+
+    def has(self, game: MeasuredGame) -> bool:
+        """Whether ``game`` has this measure."""
+        return self._pick(game) is not None
+
+
+def _place(place: int, players: int) -> tuple[str, str, bool, Callable[[MeasuredGame], float | None]]:
+    """The win share of whoever sat at ``place`` in the turn order (the seat, when the game has no drawn order)."""
+
+    def pick(g: MeasuredGame) -> float:
         order = g.features.order
-        first = order.index(0) if len(order) == players else 0
-        wins += g.returns[first]
-    return share(wins, len(games))
+        return g.returns[order.index(place) if len(order) == players else place]
+
+    return f"{_ORDINALS[place] if place < len(_ORDINALS) else f'{place + 1}th'} player's win share", "share", True, pick
+
+
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
+
+
+def _length() -> _Measure:
+    return _Measure("mean length (actions)", "length", False, lambda g: float(g.steps))
+
+
+def _headline(players: int) -> list[_Measure]:
+    """The measures a grid's interaction is reported for: who moved first's win share (solo: the win rate),
+    and the length."""
+    if players == 1:
+        return [_Measure("win rate", "share", True, lambda g: 1.0 if g.winners else 0.0), _length()]
+    return [_Measure(*_place(0, players)), _length()]
+
+
+def _measures(players: int, extractor: FeatureExtractor) -> list[_Measure]:
+    """Every measure a variant is compared on."""
+    found = [_length()]
+    if players == 1:
+        found.append(_Measure("win rate", "share", True, lambda g: 1.0 if g.winners else 0.0))
+        found.append(_Measure("mean score", "score", False, lambda g: float(g.scores[0])))
+    else:
+        found.extend(_Measure(*_place(k, players)) for k in range(players))
+        found.append(_Measure("mean final score", "score", False, lambda g: math.fsum(g.scores) / len(g.scores)))
+    for key, label in extractor.endings.items():
+        found.append(_Measure(f"ending: {label}", "share", True, _ending(key)))
+    for key, label in extractor.numbers.items():
+        found.append(_Measure(label, key, False, _number(key)))
+    return found
+
+
+def _ending(key: str) -> Callable[[MeasuredGame], float | None]:
+    return lambda g: float(g.features.ending == key)
+
+
+def _number(key: str) -> Callable[[MeasuredGame], float | None]:
+    return lambda g: g.features.numbers.get(key)
+
+
+def _paired(
+    base: Sequence[MeasuredGame], games: Sequence[MeasuredGame]
+) -> tuple[list[MeasuredGame], list[MeasuredGame]]:
+    """The games of both sides played on the same deals (the same index), in index order."""
+    by_index = {g.index: g for g in games}
+    common = [g for g in base if g.index in by_index]
+    return common, [by_index[g.index] for g in common]
 
 
 def _compare(
@@ -228,38 +399,36 @@ def _compare(
     games: Sequence[MeasuredGame],
     players: int,
     extractor: FeatureExtractor,
+    margins: Mapping[str, float],
 ) -> Iterator[Json]:
-    """Each measure of ``variant`` against the base, with its test."""
-
-    def row(measure: str, before: float, after: float, test: str, p: float) -> Json:
-        return {"variant": variant.label, "measure": measure, "base": before, "value": after, "test": test, "p": p}
-
-    lengths_a = [float(g.steps) for g in base]
-    lengths_b = [float(g.steps) for g in games]
-    yield row(
-        "mean length (actions)",
-        mean(lengths_a).value,
-        mean(lengths_b).value,
-        MEAN_TEST,
-        mean_test(lengths_a, lengths_b),
-    )
-    if players == 1:
-        a = share(sum(1.0 for g in base if g.winners), len(base))
-        b = share(sum(1.0 for g in games if g.winners), len(games))
-        yield row("win rate", a.value, b.value, PROPORTION_TEST, proportion_test(a, b))
-        scores_a = [float(g.scores[0]) for g in base]
-        scores_b = [float(g.scores[0]) for g in games]
-        yield row("mean score", mean(scores_a).value, mean(scores_b).value, MEAN_TEST, mean_test(scores_a, scores_b))
-    else:
-        a, b = _first_share(base, players), _first_share(games, players)
-        yield row("first player's win share", a.value, b.value, PROPORTION_TEST, proportion_test(a, b))
-    for key, label in extractor.endings.items():
-        a = share(sum(g.features.ending == key for g in base), len(base))
-        b = share(sum(g.features.ending == key for g in games), len(games))
-        if a.successes or b.successes:
-            yield row(f"ending: {label}", a.value, b.value, PROPORTION_TEST, proportion_test(a, b))
-    for key, label in extractor.numbers.items():
-        xs = [g.features.numbers[key] for g in base if key in g.features.numbers]
-        ys = [g.features.numbers[key] for g in games if key in g.features.numbers]
-        if xs and ys:
-            yield row(label, mean(xs).value, mean(ys).value, MEAN_TEST, mean_test(xs, ys))
+    """Each measure of ``variant`` against the base: the difference, its interval and test, paired game by game
+    when every game of both sides pairs with one of the other on the same deal (else Welch's); and the
+    equivalence test when the measure's kind has a margin."""
+    same_a, same_b = _paired(base, games)
+    pairs_up = len(same_a) == len(base) == len(games)
+    for measure in _measures(players, extractor):
+        if pairs_up and all(measure.has(g) for g in same_a) and all(measure.has(g) for g in same_b):
+            xs, ys = [measure.pick(g) for g in same_a], [measure.pick(g) for g in same_b]
+            difference = paired_difference(xs, ys)
+        else:
+            xs = [measure.pick(g) for g in base if measure.has(g)]
+            ys = [measure.pick(g) for g in games if measure.has(g)]
+            difference = welch_difference(xs, ys)
+        if not xs or not ys or (measure.kind == "share" and not any(xs) and not any(ys)):
+            continue  # a measure no game has, or an ending neither side ever reached, says nothing
+        margin = margins.get(measure.kind)
+        yield {
+            "variant": variant.label,
+            "measure": measure.name,
+            "kind": measure.kind,
+            "share": measure.share,
+            "base": _average(xs),
+            "value": _average(ys),
+            "difference": difference.to_json(),
+            "test": PAIRED_TEST if difference.paired else MEAN_TEST,
+            "p": difference.p,
+            "bound": equivalence_bound(difference),
+            "tost": None
+            if margin is None
+            else {"margin": margin, "test": TOST_TEST, "p_tost": tost(difference, margin)},
+        }

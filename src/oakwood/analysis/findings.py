@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from .figures import Json
-from .statistics import PROPORTION_TEST, p_text
+from .statistics import PROPORTION_TEST, p_is
 
 #: How many key facts the findings name at most per table size and agent.
 TOP_FACTS = 5
@@ -156,6 +156,9 @@ def _section(section: Json) -> Iterator[Json]:
         yield from _facts(figures, agent, table, finding)
     for comparison in section["variants"]:
         yield from _variants(comparison, table)
+    for grid in section.get("grids", []):
+        yield from _variants(grid, table)
+        yield from _interactions(grid, table)
 
 
 def _advantage(figures: Json, players: int, table: str, finding: Callable[..., Json]) -> Json:
@@ -175,7 +178,7 @@ def _advantage(figures: Json, players: int, table: str, finding: Callable[..., J
             lead = "a first-player disadvantage"
         text = (
             f"{name(best).capitalize()} wins {plus_minus(shares[best])} of {table} (equal share {percent(equal)}), "
-            f"{name(worst)} {plus_minus(shares[worst])}: {lead} (p = {p_text(test['p_adjusted'])} after correction)."
+            f"{name(worst)} {plus_minus(shares[worst])}: {lead} ({p_is(test['p_adjusted'])} after correction)."
         )
         return finding("advantage", "order" if by_order else "seats", text, 1, True)
     spread = ", ".join(percent(s["value"]) for s in shares)
@@ -216,6 +219,9 @@ def _facts(figures: Json, agent: str, table: str, finding: Callable[..., Json]) 
 
 
 def _variants(comparison: Json, table: str) -> Iterator[Json]:
+    """One finding per variant: what it changed, each change with its difference and interval; or that it
+    changed nothing measurable, with the differences of the headline measures, the equivalence shown (when a
+    margin was given) and the reminder that not showing a difference is not showing there is none."""
     agent = comparison["agent"]
     by_variant: dict[str, list[Json]] = {}
     for row in comparison["comparisons"]:
@@ -223,6 +229,7 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
     shown = {row["variant"]: row["shown"] for row in comparison["rows"]}
     for variant, rows in by_variant.items():
         changed = [r for r in rows if r["significant"]]
+        equivalent = [r for r in rows if r["tost"] and r["tost"]["equivalent"] and not r["significant"]]
         base = {
             "players": comparison["players"],
             "agent": agent,
@@ -231,28 +238,169 @@ def _variants(comparison: Json, table: str) -> Iterator[Json]:
             "rank": -1,
             "flag": None,
         }
-        if not changed:
-            smallest = min(r["p_adjusted"] for r in rows)
-            yield {
-                **base,
-                "text": f"{shown[variant]}: no difference from the base options shown in {table} ({agent}; smallest "
-                f"p = {p_text(smallest)} after correction). Not showing a difference is not showing there is none.",
-                "significant": False,
-                "rank": -0.5,
-            }
+        same = _equivalence_text(equivalent, rows)
+        if changed:
+            parts = [
+                f"{r['measure']} {measured(r, r['base'])} → {measured(r, r['value'])} ({difference_text(r)}, "
+                f"{p_is(r['p_adjusted'])})"
+                for r in changed[:4]
+            ]
+            more = f"; and {len(changed) - 4} more (see the table)" if len(changed) > 4 else ""
+            text = (
+                f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)}{more} (each significant after "
+                f"correction; 95 % intervals)."
+            )
+            unchanged = [r for r in rows if _headline(r) and not r["significant"]]
+            if unchanged:
+                text += (
+                    " No difference shown after correction in "
+                    + ", ".join(f"{r['measure']} ({difference_text(r)})" for r in unchanged)
+                    + "."
+                )
+            if same:
+                text += f" {same}"
+            yield {**base, "text": text, "significant": True}
             continue
-        parts = [f"{r['measure']} {measured(r, r['base'])} → {measured(r, r['value'])}" for r in changed[:4]]
+        headline = [r for r in rows if _headline(r)]
+        differences = ", ".join(f"{r['measure']} {difference_text(r)}" for r in headline)
+        unsettled = [r for r in rows if r not in equivalent]
+        text = f"{shown[variant]}, {table} ({agent}): {differences} (95 % intervals)"
+        note = "Not showing a difference is not showing there is none."
+        if unsettled:
+            smallest = p_is(min(r["p_adjusted"] for r in unsettled))
+            if same:
+                text += f". {same} In the other measures, no difference from the base options shown (smallest "
+                text += f"{smallest} after correction). {note}"
+            else:
+                text += f"; no difference from the base options shown (smallest {smallest} after correction). {note}"
+        else:
+            text += f". {same}"
+        untested = [r for r in headline if not r["tost"]]
+        if unsettled and untested:
+            bounds = " or ".join(f"{amount(r, r['bound'])} in {r['measure']}" for r in untested)
+            text += f" These games could show no change larger than {bounds}: give --margin to test it."
+        yield {**base, "text": text, "significant": False, "rank": -0.5}
+
+
+def _headline(row: Json) -> bool:
+    """Whether a compared measure is one a variant's finding always states: who moved first's win share (solo:
+    the win rate) and the length."""
+    return row["measure"] in ("first player's win share", "win rate", "mean length (actions)")
+
+
+def _equivalence_text(rows: list[Json], every: list[Json]) -> str:
+    """``No change larger than 3.0 pt in every seat's win share and 2 of 4 endings, or 2.00 actions in mean
+    length (equivalence shown, TOST p ≤ 0.004 after correction).``: ``rows`` the measures shown equivalent
+    among ``every`` measure compared, grouped by margin."""
+    if not rows:
+        return ""
+    groups: dict[tuple[str, float], list[Json]] = {}
+    for r in rows:
+        groups.setdefault((r["kind"], r["tost"]["margin"]), []).append(r)
+    parts = []
+    for (kind, margin), group in groups.items():
+        names = _grouped_names(group, [r for r in every if r["kind"] == kind])
+        parts.append(f"{amount(group[0], margin)} in {names}")
+    worst = p_is(max(r["tost"]["p_adjusted"] for r in rows)).replace("p =", "p ≤")
+    return f"No change larger than {', or '.join(parts)} (equivalence shown, TOST {worst} after correction)."
+
+
+def _grouped_names(group: list[Json], kind: list[Json]) -> str:
+    """The measures of one margin, the seats' win shares and the endings each named once as a group."""
+    seats = [r for r in group if r["measure"].endswith("player's win share")]
+    endings = [r for r in group if r["measure"].startswith("ending: ")]
+    others = [r["measure"] for r in group if r not in seats and r not in endings]
+    all_seats = [r for r in kind if r["measure"].endswith("player's win share")]
+    all_endings = [r for r in kind if r["measure"].startswith("ending: ")]
+    names = []
+    if seats:
+        names.append(
+            "every seat's win share" if len(seats) == len(all_seats) > 1 else ", ".join(r["measure"] for r in seats)
+        )
+    if endings:
+        names.append(
+            "the share of every ending"
+            if len(endings) == len(all_endings)
+            else f"the share of {len(endings)} of {len(all_endings)} endings"
+        )
+    names.extend(others)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+UNITS = {"length": "actions", "score": "points"}
+
+
+def amount(row: Json, value: float) -> str:
+    """A size of change in the measure's unit: points of a share, actions, points of score."""
+    if row["share"]:
+        return f"{value * 100:.1f} pt"
+    unit = UNITS.get(row["kind"])
+    return f"{value:.2f}" + (f" {unit}" if unit else "")
+
+
+def difference_text(row: Json) -> str:
+    """A compared measure's difference with its 95 % interval: ``−2.1 pt [−3.5, −0.7]``, ``+1.3 actions [+0.2,
+    +2.4]``."""
+    figure = row["difference"]
+    if figure["low"] is None or figure["low"] != figure["low"]:  # no interval (a single game): the value alone
+        return signed(row, figure["value"])
+    scale, unit = (100.0, " pt") if row["share"] else (1.0, f" {UNITS[row['kind']]}" if row["kind"] in UNITS else "")
+    digits = 1 if row["share"] else 2
+    low, value, high = (
+        f"{x * scale:+.{digits}f}".replace("-", "−") for x in (figure["low"], figure["value"], figure["high"])
+    )
+    return f"{value}{unit} [{low}, {high}]"
+
+
+def signed(row: Json, value: float) -> str:
+    """A change without its interval: ``+1.2 pt`` for a share, ``−0.40`` for a mean."""
+    text = f"{value * 100:+.1f} pt" if row["share"] else f"{value:+.2f}"
+    return text.replace("-", "−")
+
+
+def _interactions(grid: Json, table: str) -> Iterator[Json]:
+    """One finding per combination of a grid: whether the two options interact (changing both differs from the
+    two changes added up), for who moved first's win share and for the length, with intervals."""
+    by_combo: dict[str, list[Json]] = {}
+    for row in grid["interactions"]:
+        by_combo.setdefault(row["variant"], []).append(row)
+    shown = {row["variant"]: row["shown"] for row in grid["rows"]}
+    for combo, rows in by_combo.items():
+        parts = []
+        for r in rows:
+            alone = (
+                f"{signed(r, r['alone_a'])} and {signed(r, r['alone_b'])} alone, {signed(r, r['together'])} together"
+            )
+            parts.append(
+                f"{r['measure']} {difference_text({**r, 'difference': r['interaction']})} ("
+                f"{p_is(r['p_adjusted'])}; {alone})"
+            )
+        significant = any(r["significant"] for r in rows)
+        verdict = (
+            "the two options interact (significant after correction)"
+            if significant
+            else "no interaction shown (not showing one is not showing there is none)"
+        )
+        text = (
+            f"Interaction of {shown[combo]}, {table} ({grid['agent']}): {'; '.join(parts)}: {verdict}. The "
+            "interaction is the change with both minus the two changes alone, game by game on the same deals."
+        )
         yield {
-            **base,
-            "text": f"{shown[variant]} changes {table} ({agent}): {'; '.join(parts)} "
-            "(each significant after correction).",
-            "significant": True,
+            "players": grid["players"],
+            "agent": grid["agent"],
+            "kind": "grid",
+            "key": combo,
+            "text": text,
+            "significant": significant,
+            "rank": -0.75 if significant else -0.25,
+            "flag": None,
         }
 
 
 def measured(comparison: Json, value: float) -> str:
     """A compared value as a person reads it: a share as a percentage, a mean as a number."""
-    return percent(value) if comparison["test"] == PROPORTION_TEST else f"{value:.2f}"
+    is_share = comparison.get("share", comparison.get("test") == PROPORTION_TEST)
+    return percent(value) if is_share else f"{value:.2f}"
 
 
 def _flag_disagreements(found: list[Json], agents: list[str]) -> None:

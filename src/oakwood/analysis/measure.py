@@ -1,5 +1,9 @@
 """Measuring stored games: replay each with its events and keep what its game's extractor finds.
 
+The same replay records the game's trace (the standings after each action, the legal moves at each decision),
+from which ``quality.py`` adds the game-quality measures (lead changes, drama, decisiveness, branching) to the
+extractor's numbers: one replay per game, whatever is measured.
+
 Replaying costs about as much as playing with random bots, so what was measured is kept in the store
 (``game_features``) and a report over the same games never replays them twice. Games are measured in chunks
 over local processes; each chunk is stored as it comes back, so a Ctrl-C loses at most the chunks in flight.
@@ -18,6 +22,7 @@ from oakwood.engine import Game, State, load
 from oakwood.store import PlayedGame, Store
 
 from .features import GameFeatures, extractor_for, extractor_key
+from .quality import quality_numbers, replay_traced
 
 #: Games per measuring task.
 CHUNK = 50
@@ -44,12 +49,20 @@ def replayed(game: Game[Any], players: int, played: PlayedGame) -> State:
     return state
 
 
+def measured_features(game: Game[Any], players: int, played: PlayedGame) -> GameFeatures:
+    """The features of one stored game of ``game`` (loaded with its options): its extractor's, with the
+    game-quality numbers of the same replay added (``quality.QUALITY_NUMBERS``)."""
+    state, trace = replay_traced(game, players, played)
+    features = extractor_for(game.name).extract(game, state)
+    numbers = {**features.numbers, **quality_numbers(trace, state.winners())}
+    return GameFeatures(features.ending, numbers, features.seat_facts, features.order)
+
+
 def _measure_chunk(
     game: str, options: dict[str, Any], players: int, chunk: Sequence[PlayedGame]
 ) -> dict[int, dict[str, Any]]:
     loaded = load(game, **options)
-    extractor = extractor_for(game)
-    return {played.id: extractor.extract(loaded, replayed(loaded, players, played)).to_json() for played in chunk}
+    return {played.id: measured_features(loaded, players, played).to_json() for played in chunk}
 
 
 def _ignore_interrupts() -> None:

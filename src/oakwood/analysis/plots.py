@@ -177,7 +177,9 @@ def variants_plot(comparison: Json, endings: dict[str, str], path: Path) -> str:
     """One option's variants: the first player's share (or solo win rate), the mean length, with intervals, and
     how the games ended (stacked shares of each ending seen)."""
     rows = comparison["rows"]
-    names = [_wrap(r["variant"].partition("=")[2] or "base", 22) for r in rows]
+    names = [
+        _wrap(" · ".join(part.partition("=")[2] for part in r["variant"].split(" · ")) or "base", 22) for r in rows
+    ]
     seen = [key for key in endings if any(r["endings"][key]["successes"] for r in rows)]
     legend_lines = sum(_wrap(endings[k], 60).count("\n") + 1 for k in seen)
     figure, (left, middle, right) = plt.subplots(
@@ -222,6 +224,71 @@ def variants_plot(comparison: Json, endings: dict[str, str], path: Path) -> str:
     figure.suptitle(f"{comparison['option']} · {table} · {comparison['agent']} (95 % intervals)", fontsize=10)
     figure.tight_layout(rect=(0, 0.04 + 0.035 * legend_lines, 1, 1))
     return _save(figure, path, layout=False)
+
+
+def differences_plot(comparison: Json, path: Path) -> str:
+    """Each compared variant against the base: the difference of every place's win share (or the win rate) in
+    points and of the mean length in actions, with its 95 % interval; the equivalence margin, when one was given,
+    shaded around zero (a bar inside the band and an equivalence test passed: no change larger than it)."""
+    panels = [
+        ("share", "win share against the base (points)", 100.0),
+        ("length", "mean length against the base (actions)", 1.0),
+    ]
+    rows = [
+        r
+        for r in comparison["comparisons"]
+        if r["kind"] in ("share", "length") and not r["measure"].startswith("ending")
+    ]
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    share_rows = [r for r in rows if r["kind"] == "share"]
+    height = 1.2 + 0.28 * max(len(share_rows), len(variants))
+    figure, axes = plt.subplots(1, 2, figsize=(10, height), gridspec_kw={"width_ratios": [1.4, 1]})
+    for ax, (kind, title, scale) in zip(axes, panels, strict=True):
+        picked = [r for r in rows if r["kind"] == kind]
+        if not picked:
+            ax.set_axis_off()
+            continue
+        values = [r["difference"]["value"] * scale for r in picked]
+        bounds = [_finite(r["difference"]) for r in picked]
+        lows = [max(0.0, v - low * scale) for v, (low, _) in zip(values, bounds, strict=True)]
+        highs = [max(0.0, high * scale - v) for v, (_, high) in zip(values, bounds, strict=True)]
+        colours = [PALETTE[1] if r.get("significant") else PALETTE[0] for r in picked]
+        ax.errorbar(values, range(len(picked)), xerr=[lows, highs], fmt="none", ecolor="#333333", capsize=3)
+        ax.scatter(values, range(len(picked)), color=colours, zorder=3)
+        margin = next((r["tost"]["margin"] for r in picked if r.get("tost")), None)
+        if margin is not None:
+            ax.axvspan(-margin * scale, margin * scale, color="#dddddd", zorder=0, label="equivalence margin")
+        ax.axvline(0, color="#555555", linewidth=1)
+        names = [
+            _wrap(
+                _short(r["variant"]) + ": " + r["measure"].removesuffix("'s win share")
+                if kind == "share"
+                else _short(r["variant"]),
+                40,
+            )
+            for r in picked
+        ]
+        ax.set_yticks(range(len(picked)), names, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_title(title, fontsize=9)
+    table = "solo" if comparison["players"] == 1 else f"{comparison['players']} players"
+    figure.suptitle(
+        f"{comparison['option']} · {table} · {comparison['agent']}: differences, game by game (95 % intervals; "
+        "orange: significant after correction; grey: the margin)",
+        fontsize=9,
+    )
+    return _save(figure, path)
+
+
+def _finite(difference: Json) -> tuple[float, float]:
+    """A difference's interval, or the value itself at both ends when it has none (a single game)."""
+    low, high, value = difference["low"], difference["high"], difference["value"]
+    return (value, value) if low is None or low != low or high != high else (low, high)
+
+
+def _short(label: str) -> str:
+    """A variant's values alone: ``split_per_card · every_battle``."""
+    return " · ".join(part.partition("=")[2] or part for part in label.split(" · "))
 
 
 def overview_plot(tree: Json, path: Path) -> str:
@@ -308,13 +375,9 @@ def draw_all(tree: Json, out: Path) -> dict[str, list[str]]:
         for agent in section["agents"]:
             if section["agents"][agent].get("facts"):
                 names.append(facts_plot(section, agent, out / f"facts-{p}p-{agent}.png"))
-        for comparison in section["variants"]:
-            names.append(
-                variants_plot(
-                    comparison,
-                    labels["endings"],
-                    out / f"variants-{p}p-{comparison['option']}-{comparison['agent']}.png",
-                )
-            )
+        for comparison in [*section["variants"], *section.get("grids", [])]:
+            names.append(variants_plot(comparison, labels["endings"], out / comparison["file"]))
+            if comparison["comparisons"]:
+                names.append(differences_plot(comparison, out / f"differences-{comparison['file']}"))
         drawn[f"{p}"] = names
     return drawn

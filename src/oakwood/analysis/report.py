@@ -1,5 +1,5 @@
 """The whole report as data: the plan, a section per table size (each agent's figures, each option's
-variants), every test corrected together, and the findings in plain words on top."""
+variants, each grid of two options), every test corrected together, and the findings in plain words on top."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 import oakwood
 
 from .features import FeatureExtractor, extractor_key
-from .figures import Json, cell_figures, variant_comparison
+from .figures import Json, cell_figures, grid_comparison, variant_comparison
 from .findings import findings
 from .measure import MeasuredGame
 from .plan import Cell, Plan
-from .statistics import ALPHA, CORRECTION, holm
+from .statistics import ALPHA, CORRECTION, EQUIVALENCE_CORRECTION, holm
 
 
 def build_report(
@@ -23,9 +23,12 @@ def build_report(
     extractor: FeatureExtractor,
     *,
     notes: str = "",
+    margins: Mapping[str, float] | None = None,
 ) -> Json:
     """Every figure of the report over the measured games of every cell (``notes``: the designer's own text,
-    shown under the findings)."""
+    shown under the findings; ``margins``: the equivalence margin of each kind of measure, ``share``,
+    ``length``, ``score`` or a game measure's key: none given, no equivalence is tested)."""
+    margins = dict(margins or {})
     sections = []
     for players in plan.players:
         agents = {
@@ -33,11 +36,16 @@ def build_report(
             for agent in plan.agents
         }
         variants = [
-            variant_comparison(plan, option, agent, players, cells, extractor)
+            variant_comparison(plan, option, agent, players, cells, extractor, margins)
             for option, _ in plan.varies
             for agent in plan.agents
         ]
-        sections.append({"players": players, "agents": agents, "variants": variants})
+        grids = [
+            grid_comparison(plan, first, second, agent, players, cells, extractor, margins)
+            for first, second in plan.pairs()
+            for agent in plan.agents
+        ]
+        sections.append({"players": players, "agents": agents, "variants": variants, "grids": grids})
     tree: Json = {
         "game": plan.game,
         "title": title,
@@ -50,17 +58,26 @@ def build_report(
             "seed": plan.seed,
             "options": plan.base.options,
             "varies": {option: [v.shown for v in variants] for option, variants in plan.varies},
+            "grid": bool(plan.combined),
+            "margins": margins,
         },
         "labels": {
             "endings": dict(extractor.endings),
             "numbers": dict(extractor.numbers),
             "seat_facts": dict(extractor.seat_facts),
         },
-        "statistics": {"alpha": ALPHA, "correction": CORRECTION, "tests": 0},
+        "statistics": {
+            "alpha": ALPHA,
+            "correction": CORRECTION,
+            "tests": 0,
+            "equivalence_correction": EQUIVALENCE_CORRECTION,
+            "equivalence_tests": 0,
+        },
         "notes": notes,
         "sections": sections,
     }
     tree["statistics"]["tests"] = adjust(tree)
+    tree["statistics"]["equivalence_tests"] = adjust_equivalence(tree)
     tree["findings"] = findings(tree)
     return tree
 
@@ -84,4 +101,29 @@ def adjust(tree: Json) -> int:
     for test, adjusted in zip(tests, holm([t["p"] for t in tests]), strict=True):
         test["p_adjusted"] = adjusted
         test["significant"] = adjusted < ALPHA
+    return len(tests)
+
+
+def _equivalence_tests(node: Any) -> Iterator[Json]:
+    """Every equivalence test in the tree: each dict carrying a raw TOST p-value ``p_tost``."""
+    if isinstance(node, dict):
+        if isinstance(node.get("p_tost"), float):
+            yield node
+        for value in node.values():
+            yield from _equivalence_tests(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _equivalence_tests(value)
+
+
+def adjust_equivalence(tree: Json) -> int:
+    """Holm-adjust the equivalence (TOST) tests of the report together, as a family apart from the difference
+    tests: each gains ``p_adjusted`` and ``equivalent`` (shown within its margin). How many there were.
+
+    Apart, because the two families ask different questions of the same differences (is there a change; is
+    every change small): mixing them would make each pay for the other's number of tests."""
+    tests = list(_equivalence_tests(tree["sections"]))
+    for test, adjusted in zip(tests, holm([t["p_tost"] for t in tests]), strict=True):
+        test["p_adjusted"] = adjusted
+        test["equivalent"] = adjusted < ALPHA
     return len(tests)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
+import math
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -29,10 +31,13 @@ from .storing import open_database, progress_bar
 
 if TYPE_CHECKING:  # the workbench (matplotlib, scipy) is imported only when a report is made
     from oakwood.analysis.features import FeatureExtractor
-    from oakwood.analysis.plan import Plan
+    from oakwood.analysis.plan import Plan, Variant
 
 #: Games per cell when ``--games`` is not given.
 DEFAULT_GAMES = 2000
+#: The most variants (the base, each value alone, every combination) a table size and agent may play: a grid
+#: grows as the product of its options' value counts.
+MAX_VARIANTS = 36
 
 
 def analyze(
@@ -61,9 +66,20 @@ def analyze(
         list[str] | None,
         typer.Option(
             "--vary",
-            help="OPTION=a,b,… : compare these values of one option with the base options, one option at a time "
-            "(repeatable; a value @FILE is read from a file, named by the file).",
+            help="OPTION=a,b,… : compare these values of one option with the base options (a value @FILE is read "
+            "from a file, named by the file). Given for two or more options, every combination is played too (a "
+            "grid) and each pair's interaction is reported.",
             metavar="OPTION=A,B",
+        ),
+    ] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="KIND=X: say 'no change larger than X' when an equivalence test (TOST) shows it. KIND is share "
+            "(win and ending shares; 0.03 is 3 points; a bare number is a share margin), length (actions), score "
+            "(points) or one of the game's measures. Repeatable; none given, no equivalence is tested.",
+            metavar="KIND=X",
         ),
     ] = None,
     option: OptionOpt = None,
@@ -111,6 +127,7 @@ def analyze(
             make_agent(loaded, name)  # a bot that cannot be built fails here, not in every worker
         plan = _plan(loaded, sizes, names, total, base_seed, option or [], vary or [])
         extractor = _extractor(loaded)
+        margins = _margins(margin or [], extractor)
         notes_text = "" if notes is None else read_value_file(f"--notes {shorten(notes)}", notes)
         target = out_dir if out_dir is not None else Path(f"oakwood-report-{loaded.name}")
         _make_folder(target)
@@ -119,7 +136,7 @@ def analyze(
     with contextlib.closing(store):
         with friendly_errors():
             runner = connect_backend(where, scheduler, processes)
-        code = _run(out, store, plan, runner, processes, extractor, target, notes_text)
+        code = _run(out, store, plan, runner, processes, extractor, target, notes_text, margins)
     if code:
         raise typer.Exit(code)
 
@@ -193,6 +210,7 @@ def _plan(
     base_texts = parse_option_pairs(base)
     base_options = game.options.to_dict()
     changed: list[tuple[str, tuple[Variant, ...]]] = []
+    given: dict[str, str] = {}  # each one-option variant's value as written, to combine them into a grid
     for text in varies:
         name, sep, listed = text.partition("=")
         name = name.strip().replace("-", "_")
@@ -205,7 +223,10 @@ def _plan(
         if name in base_texts:
             raise CliInputError(f"--vary {name} and --option {name}: the base value of a varied option is its default")
         if any(name == done for done, _ in changed):
-            raise CliInputError(f"--vary {name} is given twice: list every value in one --vary {name}=a,b")
+            raise CliInputError(
+                f"--vary {name} is given twice (a grid of an option with itself): list every value in one "
+                f"--vary {name}=a,b"
+            )
         variants: list[Variant] = []
         for value in (v.strip() for v in listed.split(",")):
             if not value:
@@ -220,9 +241,17 @@ def _plan(
             if any(v.options == options for v in variants):
                 raise CliInputError(f"--vary {name}: {quote(value)} repeats a value already listed")
             variants.append(Variant(label=label, options=options, option=name, shown=shown))
+            given[label] = value
         if not variants:
             raise CliInputError(f"--vary {name}: every value listed is the base value; name at least one other")
         changed.append((name, tuple(variants)))
+    combined = _combinations(cls, base_texts, changed, given) if len(changed) > 1 else []
+    count = 1 + sum(len(v) for _, v in changed) + len(combined)
+    if count > MAX_VARIANTS:
+        raise CliInputError(
+            f"--vary: {count} variants per table size and bot (the base, each value alone and every combination of "
+            f"two options' values), more than {MAX_VARIANTS}: vary fewer options or values at once"
+        )
     return Plan(
         game=game.name,
         players=sizes,
@@ -231,7 +260,85 @@ def _plan(
         seed=seed,
         base=Variant(label=BASE, options=base_options),
         varies=tuple(changed),
+        combined=tuple(combined),
     )
+
+
+def _combinations(
+    cls: Any, base_texts: dict[str, str], changed: list[tuple[str, tuple[Variant, ...]]], texts: dict[str, str]
+) -> list[Variant]:
+    """Every combination of the values of each pair of varied options, the others at their base: the grids'
+    cells beyond the base and the one-option variants (``texts``: each one-option variant's value as given)."""
+    from oakwood.analysis.plan import combine
+
+    found: list[Variant] = []
+    for (first, a), (second, b) in itertools.combinations(changed, 2):
+        for x, y in itertools.product(a, b):
+            given = {**base_texts, **parse_option_pairs([f"{first}={texts[x.label]}", f"{second}={texts[y.label]}"])}
+            found.append(combine((x, y), cls.options_class.from_strings(given).to_dict()))
+    return found
+
+
+def _margins(texts: list[str], extractor: FeatureExtractor) -> dict[str, float]:
+    """``--margin``: the equivalence margin of each kind of measure (``share=0.03``, ``length=2``; a bare number
+    is a share margin)."""
+    kinds = {"share": "a share", "length": "actions", "score": "points"}
+    kinds.update({key: label for key, label in extractor.numbers.items()})
+    margins: dict[str, float] = {}
+    for text in texts:
+        kind, sep, number = text.partition("=")
+        kind, number = (kind.strip(), number.strip()) if sep else ("share", kind.strip())
+        kind = kind.replace("-", "_")
+        if kind not in kinds:
+            listed = ", ".join(["share", "length", "score", *extractor.numbers])
+            raise CliInputError(f"--margin {quote(shorten(text))}: no kind {quote(kind)}; the kinds are {listed}")
+        try:
+            value = float(number)
+        except ValueError:
+            raise CliInputError(f"--margin {quote(shorten(text))}: {quote(shorten(number))} is not a number") from None
+        if not (math.isfinite(value) and value > 0):
+            raise CliInputError(f"--margin {quote(shorten(text))}: a margin is a number above 0")
+        if kind == "share" and value >= 1:
+            raise CliInputError(
+                f"--margin {quote(shorten(text))}: a share margin is a fraction below 1 (0.03 is 3 points)"
+            )
+        if kind in margins:
+            raise CliInputError(f"--margin {kind} is given twice")
+        margins[kind] = value
+    return margins
+
+
+def variant_lines(tree: dict[str, Any]) -> list[str]:
+    """The variant tables in short, for the terminal: for each option (and grid) at each table size and agent, each
+    variant's seat table and length, and its differences from the base with their 95 % intervals."""
+    from oakwood.analysis.findings import difference_text, percent
+
+    lines: list[str] = []
+    for section in tree["sections"]:
+        players = section["players"]
+        for comparison in [*section["variants"], *section.get("grids", [])]:
+            table = "solo" if players == 1 else f"{players} players"
+            lines.append(f"{comparison['option']} · {table} · {comparison['agent']} (95 % intervals)")
+            differences: dict[str, list[str]] = {}
+            for row in comparison["comparisons"]:
+                if row["measure"] in ("first player's win share", "win rate", "mean length (actions)"):
+                    name = "length" if row["kind"] == "length" else row["measure"].replace("win share", "share")
+                    differences.setdefault(row["variant"], []).append(f"{name} {difference_text(row)}")
+            for row in comparison["rows"]:
+                if players == 1:
+                    seats = f"wins {percent(row['win_rate']['value'])}"
+                else:
+                    seats = " / ".join(percent(s["value"]) for s in row["seats"])
+                    seats = f"{'by turn order' if row.get('by_order') else 'by seat'} {seats}"
+                length = row["length"]
+                median = (row.get("length_spread") or {}).get("median", {}).get("value")
+                interval = f"[{length['low']:.1f}, {length['high']:.1f}]"
+                text = f"  {row['shown']}: {seats}; length {length['value']:.1f} {interval}"
+                text += f", median {median:g}" if median is not None else ""
+                if row["variant"] in differences:
+                    text += f"; against the base: {', '.join(differences[row['variant']])}"
+                lines.append(text)
+    return lines
 
 
 def _extractor(game: Game[Any]) -> FeatureExtractor:
@@ -259,6 +366,7 @@ def _run(
     extractor: FeatureExtractor,
     target: Path,
     notes: str,
+    margins: dict[str, float],
 ) -> int:
     """Play what is missing, measure every game, write the report; the exit code."""
     from oakwood.analysis.html import write_report
@@ -270,7 +378,8 @@ def _run(
     out.print(
         Text(
             f"{title}: {len(cells)} cells ({', '.join(map(str, plan.players))} players × {', '.join(plan.agents)} × "
-            f"{_count(len(plan.variants()), 'variant')}) of {plan.games} games, seed {plan.seed}",
+            f"{_count(len(plan.variants()), 'variant')}{' in a grid' if plan.combined else ''}) of {plan.games} "
+            f"games, seed {plan.seed}",
             style="dim",
         ),
         soft_wrap=True,
@@ -318,12 +427,17 @@ def _run(
         close = getattr(runner, "close", None)
         if close is not None:
             close()
-    tree = build_report(plan, title, measured, extractor, notes=notes)
+    tree = build_report(plan, title, measured, extractor, notes=notes, margins=margins)
     path = write_report(tree, target)
-    # the question asked first: every finding about what was varied, then the six most important others
-    asked = [f for f in tree["findings"] if f["kind"] == "variant"]
-    for finding in asked + [f for f in tree["findings"] if f["kind"] != "variant"][:6]:
-        flag = f" [{finding['flag']}]" if finding["flag"] else ""
-        out.print(Text(f"• {finding['text']}{flag}"), soft_wrap=True)
+    # the question asked first: every finding about what was varied and the variant tables in short; then the
+    # six most important other findings
+    asked = [f for f in tree["findings"] if f["kind"] in ("variant", "grid")]
+    others = [f for f in tree["findings"] if f["kind"] not in ("variant", "grid")][:6]
+    for finding in asked:
+        out.print(Text(f"• {finding['text']}" + (f" [{finding['flag']}]" if finding["flag"] else "")), soft_wrap=True)
+    for line in variant_lines(tree):
+        out.print(Text(line, style="" if line.startswith(" ") else "bold"), soft_wrap=True)
+    for finding in others:
+        out.print(Text(f"• {finding['text']}" + (f" [{finding['flag']}]" if finding["flag"] else "")), soft_wrap=True)
     out.print(Text(f"Report: {path} (figures: {target / 'figures.json'})", style="bold"), soft_wrap=True)
     return 0

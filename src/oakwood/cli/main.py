@@ -23,7 +23,7 @@ from oakwood.arena.stats import GameRecord, mean_length, summarize
 from oakwood.engine import Game, game_names
 from oakwood.store import LiveGame, StoreError
 
-from . import analyze_command, arena_command, replay_command, serve_command, values
+from . import analyze_command, arena_command, replay_command, serve_command, tune_command, values
 from .common import (
     bot_seed,
     default_bot,
@@ -60,6 +60,7 @@ app = typer.Typer(
 
 app.command("arena")(arena_command.arena)
 app.command("analyze")(analyze_command.analyze)
+app.command("tune")(tune_command.tune)
 app.command("serve")(serve_command.serve)
 app.command("replay")(replay_command.replay)
 

@@ -103,7 +103,7 @@ class Options:
 
         The one kind so far is ``counts``: a mapping of items to counts written as a JSON object, or the name
         of a preset — ``{"kind": "counts", "presets": {name: {item: count}}, "items": [{"code", "name",
-        "group"}], "min_total": int, "max_total": int}``. The option's own check stays the judge of a value.
+        "group", optional "min" and "max"}], "min_total": int, "max_total": int}``. The option's check judges.
         """
         return {}
 

@@ -110,6 +110,30 @@ def test_the_deck_composition_is_chosen_by_name_or_edited_as_counts(page: Page, 
     assert json.loads(update(page)["table"]["options"]["deck_composition"])["OW"] == 2
 
 
+def test_barrells_deck_is_edited_one_card_at_a_time(page: Page, live_server: str) -> None:
+    """BR-24: the same editor for another game's deck; a Barrell card is unique, so each box holds 0 or 1."""
+    page.goto(f"{live_server}/")
+    page.wait_for_function("() => window.oakwoodLobby && window.oakwoodLobby.ready")
+    page.select_option("#game", "barrell")
+    page.click("#create details summary")
+    expect(page.locator("#option-deck_composition")).to_have_value("standard")
+    page.locator("#option-deck_composition").select_option("")
+    for joker in ("RJ", "BJ"):
+        box = page.locator(f"#option-deck_composition-{joker}")
+        assert box.get_attribute("max") == "1"
+        box.fill("0")
+    expect(page.locator(".counts-total")).to_contain_text("52 cards")
+    bodies = created_bodies(page)
+    page.fill("#name", "Ann")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => window.oakwood && window.oakwood.update")
+    sent = json.loads(bodies[0]["options"]["deck_composition"])
+    assert len(sent) == 54 and sent["RJ"] == sent["BJ"] == 0 and sum(sent.values()) == 52
+    kept = json.loads(update(page)["table"]["options"]["deck_composition"])
+    assert len(kept) == 52 and "RJ" not in kept  # the canonical text lists the cards the deck holds
+
+
 def test_a_bad_deck_is_refused_in_one_line_and_nothing_is_created(page: Page, live_server: str) -> None:
     page.goto(f"{live_server}/")
     page.wait_for_function("() => window.oakwoodLobby && window.oakwoodLobby.ready")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from oakwood.analysis.features.base import GameFeatures
+from oakwood.analysis.quality import QUALITY_NUMBERS
 from oakwood.engine import Game, State
 
 #: The face cards by name (J, Q, K of each suit, BR-11, BR-7/BR-8, BR-9/BR-10) and the fact each one feeds.
@@ -75,7 +76,7 @@ class BarrellFeatures:
     """Barrell's endings, battle counts and per-seat card facts (see the module docstring)."""
 
     game = "barrell"
-    version = 2
+    version = 3  # 3: the game-quality numbers (measure.py adds them from the replay)
 
     endings: Final = {
         "won_two_nil": "won 2–0: a player won 2 battles before any opponent won one",
@@ -92,6 +93,7 @@ class BarrellFeatures:
         "jack_of_clubs_endings": "battles ended at once by the Jack of Clubs",
         "recycles": "times the Discard pile was shuffled into the Deck",
         "winners": "players sharing the win (1 unless BR-15 ended the game on equal wins)",
+        **QUALITY_NUMBERS,  # measure.py adds these from the replay's trace (standings: battles won)
     }
     seat_facts: Final = {
         "went_first": "played first in the first battle (highest die)",

@@ -25,7 +25,9 @@ class GameFeatures:
 
     - ``ending``: how the game ended, one of the extractor's ``endings`` keys.
     - ``numbers``: game-level measures, each named in the extractor's ``numbers`` (for example the number
-      of rounds or battles, or how far into the deck Winter came).
+      of rounds or battles, or how far into the deck Winter came). An extractor's ``numbers`` also name the
+      game-quality measures (``analysis.quality.QUALITY_NUMBERS``), which ``measure.py`` adds from the trace
+      of the same replay; ``extract`` alone leaves them out, and a measure a game cannot have is absent.
     - ``seat_facts``: per-seat facts whose effect on winning the report measures; each value is a list with
       one number per seat, 0 meaning the seat did not have it (an indicator 0/1 or a count).
     - ``order``: each seat's place in the turn order of the game's first round (0 plays first), when the

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from oakwood.analysis.features.base import GameFeatures
+from oakwood.analysis.quality import QUALITY_NUMBERS
 from oakwood.engine import Game, State
 
 WIN_POINTS = 20  # NS-15
@@ -66,6 +67,7 @@ NUMBERS = {
     "top_score": "the best score (solo: the score)",
     "margin": "points between the best and the second-best score (0 in solo)",
     "shared_win": "1 if the win was shared by tied squirrels, else 0",
+    **QUALITY_NUMBERS,  # measure.py adds these from the replay's trace (standings: buried points)
 }
 
 SEAT_FACTS = {
@@ -98,7 +100,7 @@ class NuttyFeatures:
     """The feature extractor of Nutty Squirrels of the Oakwood Forest (multiplayer and solo)."""
 
     game = "nutty"
-    version = 2
+    version = 3  # 3: the game-quality numbers (measure.py adds them from the replay)
     endings = ENDINGS
     numbers = NUMBERS
     seat_facts = SEAT_FACTS

@@ -26,6 +26,7 @@ from typing import Any
 
 from oakwood.engine import Game, State
 
+from ..quality import QUALITY_NUMBERS
 from .base import FeatureExtractor, GameFeatures
 
 _DECK_SIZE = 120
@@ -48,7 +49,7 @@ class SquarrelsFeatures:
     """The features of a S'Quarrels match (see the module docstring for how each is found)."""
 
     game = "squarrels"
-    version = 2
+    version = 3  # 3: the game-quality numbers (measure.py adds them from the replay)
 
     endings: Mapping[str, str] = MappingProxyType(
         {
@@ -66,6 +67,7 @@ class SquarrelsFeatures:
             "extra_rounds": "rounds played because the highest totals were tied at the target score (SQ-18)",
             "winning_margin": "winner's total minus the best other total (points; 0 for a shared win)",
             "shared_win": "1 when the win is shared (single round or target_tie = shared_win), else 0",
+            **QUALITY_NUMBERS,  # measure.py adds these from the replay's trace (standings: match totals)
         }
     )
 
@@ -99,6 +101,7 @@ class SquarrelsFeatures:
         golden_lost_for_match = getattr(options, "golden_lost_scope", "round") == "match"
         single_round = bool(getattr(options, "single_round", False))
         target = float(getattr(options, "target_score", 50))
+        full_deck = sum(getattr(options, "cards", ())) or _DECK_SIZE  # the game's deck_composition (SQ-26)
 
         facts = {key: [0.0] * n for key in self.seat_facts}
         drew = {name: facts[f"drew_{name}"] for name in (*_ACTIONS, "winter")}
@@ -185,7 +188,7 @@ class SquarrelsFeatures:
                         where[card] = _SOME_HAND
             elif kind == "round_start":
                 public = event.public
-                deck = _DECK_SIZE - (1 if golden_gone else 0)
+                deck = full_deck - (1 if golden_gone else 0)
                 deck_size = deck - _HAND * n - (len(public["set_aside"]) - len(public["to_deck"]))
                 drawn = 0
                 winter_drawer = -1

@@ -6,7 +6,8 @@ position the state machine of ``state.py`` / ``end_of_battle.py`` cannot reach, 
 ``apply`` or ``legal_actions``. What is checked:
 
 Cards and knowledge
-  - C1 Every one of the 54 cards lies in exactly one zone (checked while reading, in ``notation.py``).
+  - C1 Every card of the deck (the 54, or the subset of ``deck_composition``, BR-24) lies in exactly one zone
+    (checked while reading, in ``notation.py``).
   - C2 A hand card is known to its holder alone, or to every seat (it went back to hand in view of all,
     BR-23); the same for a card set aside in the mulligan, and in the sequential mulligan a player who has
     set a card aside has hidden its whole hand again (known to itself alone).

@@ -9,7 +9,7 @@ from oakwood.engine import Game, State
 
 from . import evaluation
 from .actions import ALL_ACTIONS, Action, mulligan_actions, play_actions
-from .cards import BIT, KING_OF_HEARTS, NUMBERED_HEARTS_MASK
+from .cards import BIT, KING_OF_HEARTS, NUMBERED_HEARTS_MASK, cards_of, check_table
 from .options import BarrellOptions
 from .state import BarrellState
 
@@ -40,6 +40,10 @@ class Barrell(Game[BarrellOptions]):
         self.recycle_every_battle = self.options.discard_recycle == "every_battle"
         #: The cards given away at E3 (BR-5): the numbered hearts, and the King of Hearts with its variant.
         self.giftable = NUMBERED_HEARTS_MASK | (BIT[KING_OF_HEARTS] if self.options.kh_given_with_hearts else 0)
+        #: The cards in play (BR-24): all 54 by default, or the subset ``deck_composition`` names; the deck is
+        #: shuffled from ``deck_cards`` (card-id order, so the standard deck deals as it always has).
+        self.deck_mask: int = self.options.cards
+        self.deck_cards: tuple[int, ...] = tuple(cards_of(self.deck_mask))
         #: The end-of-battle stages and their methods (attributes, not ``cached_property``: see ``Game.codec``).
         self.stages = self._stages()
         self.stage_steps = self._stage_steps()
@@ -84,6 +88,7 @@ class Barrell(Game[BarrellOptions]):
         return ALL_ACTIONS
 
     def _new_state(self, players: int, seed: int) -> BarrellState:
+        check_table(self.deck_mask, players)  # a custom deck may be too small for this table (BR-24)
         state = BarrellState.empty(self, players, seed)
         state.deal()
         return state

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from oakwood.engine import InvalidNotationError, Rng
 from oakwood.engine.rng import COUNTER_MAX, SEED_MAX, SEED_MIN
 
-from .cards import ALL_CARDS_MASK, BIT, DECK_SIZE, NAMES, cards_of, parse_card
+from .cards import BIT, NAMES, cards_of, parse_card
 from .consistency import check_position
 from .state import BarrellState
 
@@ -303,9 +303,13 @@ def parse(game: Barrell, text: str) -> BarrellState:
             read.place(key, card)
             state.known[card] = 0 if key == "deck" else everyone
         setattr(state, "queen_zone" if key == "queen" else key, cards)
-    if read.placed != ALL_CARDS_MASK:
-        absent = " ".join(NAMES[c] for c in cards_of(ALL_CARDS_MASK & ~read.placed))
-        raise read.fail("deck", f"every one of the {DECK_SIZE} cards must lie in a zone; missing", absent)
+    deck = game.deck_mask  # all 54 cards, or the subset of ``deck_composition`` (BR-24)
+    if read.placed & ~deck:
+        extra = " ".join(NAMES[c] for c in cards_of(read.placed & ~deck))
+        raise read.fail("deck", "not in this game's deck (option deck_composition)", extra)
+    if read.placed != deck:
+        absent = " ".join(NAMES[c] for c in cards_of(deck & ~read.placed))
+        raise read.fail("deck", f"every one of the {deck.bit_count()} cards must lie in a zone; missing", absent)
     state.to_give = [read.card_mask("give", part) for part in read.per_seat("give", values["give"])]
     gifts = values["gifts"].split(".")
     if len(gifts) != n:

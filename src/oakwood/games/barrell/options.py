@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from oakwood.engine import Options, option
+
+from .cards import DECKS, HAND_SIZE, NAMES, PRETTY, SUITS, canonical_composition, cards_of, composition
 
 
 @dataclass(frozen=True)
 class BarrellOptions(Options):
     """The Barrell ruleset. Each field cites the ruling it implements; see ``rules.md``."""
 
+    deck_composition: str = option(
+        "standard",
+        help=(
+            "the deck: standard (the rulebook's 54 cards), or a JSON object of card: 0 or 1, every card unique, "
+            'such as {"AC": 1, "2C": 1, …} (from a file: -o deck_composition=@deck.json)'
+        ),
+        ruling="BR-24",
+    )
     mulligan_mode: str = option(
         "sequential",
         choices=("sequential", "simultaneous"),
@@ -102,3 +114,30 @@ class BarrellOptions(Options):
         help="the game ends after this many battles in a row without a sole winner",
         ruling="BR-15",
     )
+
+    def _validate(self) -> None:
+        # One text per composition, so equal decks give equal options (and the option round-trips through
+        # to_dict, JSON and repr); this also checks a custom deck now, so a bad one fails at load time.
+        object.__setattr__(self, "deck_composition", canonical_composition(self.deck_composition))
+
+    @classmethod
+    def editors(cls) -> dict[str, dict[str, Any]]:
+        """The deck is edited as a count (0 or 1) of each card, starting from a named deck (BR-24)."""
+        groups = [*(f"suit-{s.lower()}" for s in SUITS), "joker"]
+        return {
+            "deck_composition": {
+                "kind": "counts",
+                "presets": {name: {NAMES[c]: 1 for c in cards_of(mask)} for name, mask in DECKS.items()},
+                "items": [
+                    {"code": code, "name": PRETTY[c], "group": groups[min(c // 13, 4)], "max": 1}
+                    for c, code in enumerate(NAMES)
+                ],
+                "min_total": 2 * HAND_SIZE,
+                "max_total": len(NAMES),
+            }
+        }
+
+    @cached_property
+    def cards(self) -> int:
+        """The cards of the deck these options select, as a bit mask of card ids (``cards.py``)."""
+        return composition(self.deck_composition)

@@ -109,8 +109,9 @@ class BarrellState(EndOfBattle):
 
     # ------------------------------------------------------------------ GAME_SETUP
     def deal(self) -> None:
-        """GAME_SETUP: shuffle the 54 cards and deal 10 to each player, once per game (BR-2)."""
-        deck = self.deck = list(range(DECK_SIZE))
+        """GAME_SETUP: shuffle the 54 cards (the deck of ``deck_composition``, BR-24) and deal 10 to each
+        player, once per game (BR-2)."""
+        deck = self.deck = list(cast("Barrell", self.game).deck_cards)
         self.rng.shuffle(deck)
         known = self.known
         for seat in range(self.num_players):

@@ -347,7 +347,8 @@ class BarrellTable(State):
 
     # ------------------------------------------------------------------ conservation
     def _check_invariants(self) -> None:
-        """Every one of the 54 cards is in exactly one zone; knowledge and phase bookkeeping agree."""
+        """Every card of the deck (the 54, or ``deck_composition``'s) is in exactly one zone; knowledge and
+        phase bookkeeping agree."""
         seen = 0
         count = 0
 
@@ -379,8 +380,9 @@ class BarrellTable(State):
         for zone, cards in (("queen zone", self.queen_zone), ("deck", self.deck), ("discard", self.discard)):
             for card in cards:
                 add(card, zone)
-        if count != DECK_SIZE or seen != (1 << DECK_SIZE) - 1:
-            raise InvariantError(f"{count} cards in play instead of {DECK_SIZE}")
+        deck = cast("Barrell", self.game).deck_mask  # all 54 cards, or the subset of ``deck_composition`` (BR-24)
+        if seen != deck:
+            raise InvariantError(f"{count} cards in play instead of {deck.bit_count()}")
         for card in self.deck:
             if self.known[card]:
                 raise InvariantError(f"{NAMES[card]} in the Deck is known to someone")

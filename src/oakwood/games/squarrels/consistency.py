@@ -3,14 +3,16 @@
 Each rule below describes something the state machine in ``state.py`` never produces; a position breaking one
 is refused with :class:`InvalidNotationError` naming the field. Every position the rules *can* produce is
 accepted (the conformance kit round-trips thousands of them through the reader). ``M`` is the most one seat
-can score in a round: all 25 sets (75 at face value, 225 per card) plus the Golden's 5.
+can score in a round: all 25 sets (75 at face value, 225 per card) plus the Golden's 5 with the standard
+deck (``most_in_a_round`` for another).
 
 Cards
- 1. Conservation: the zones hold exactly the 120 cards (without the Golden once it is out of the match),
+ 1. Conservation: the zones hold exactly the deck's cards (the 120 of the standard deck, or the counts of
+    ``deck_composition``, SQ-26; without the Golden once it is out of the match),
     the error naming the zone where a kind runs over; Action cards only in the Deck or Discard and stored
     sets only of Number cards (the parser refuses them where they cannot be).
  2. Winter is in the Deck while a round runs and in Discard once the match is over: drawing it ends the round
-    at once (SQ-15), and every new round starts from all 120 cards (SQ-17).
+    at once (SQ-15), and every new round starts from the whole deck (SQ-17).
  3. ``golden_out=1`` only under ``golden_lost_scope=match``; the Golden in Discard under that option means
     ``golden_out=1``; with the Golden gone from Discard too, the round is 2 or later (SQ-7).
  4. A set completed by the Golden (``*``) only under ``golden_wild_in_sets`` (SQ-8).
@@ -74,7 +76,7 @@ from typing import TYPE_CHECKING
 
 from oakwood.engine import InvalidNotationError
 
-from .cards import ALL_KINDS, COUNTS, GOLDEN, HAND_KINDS, SET_SIZE, SPECIAL_BONUS, TITLES, WHIRLWIND, WINTER
+from .cards import ALL_KINDS, GOLDEN, HAND_KINDS, NUMBERS, SET_SIZE, SPECIAL_BONUS, TITLES, WHIRLWIND, WINTER
 from .cards import HOARD as HOARD_CARD
 from .cards import QUARREL as QUARREL_CARD
 from .state import DRAWING, OVER, QUARREL, RACE, STORING
@@ -82,7 +84,18 @@ from .state import DRAWING, OVER, QUARREL, RACE, STORING
 if TYPE_CHECKING:
     from .state import SQuarrelsState
 
-_ALL_SETS_VALUE = 75  # 10 sets of 1, 8 of 2, 6 of 3, 4 of 4, 3 of 5 at face value (RULINGS §1.1)
+
+def most_in_a_round(counts: tuple[int, ...], per_card: bool, wild: bool) -> int:
+    """``M``: the most one seat can score in a round with this deck — every set the Number cards make (75 at
+    face value with the standard deck: 10 sets of 1, 8 of 2, 6 of 3, 4 of 4, 3 of 5, RULINGS §1.1), plus the
+    Golden's 5 in hand, or, under ``golden_wild_in_sets``, the set it completes if that is worth more."""
+    scale = SET_SIZE if per_card else 1
+    sets = sum(counts[v] // SET_SIZE * v for v in NUMBERS) * scale
+    bonus = SPECIAL_BONUS if counts[GOLDEN] else 0
+    if wild and counts[GOLDEN]:  # the Golden completes a pair left over: one more set instead of its +5
+        pairs = [v for v in NUMBERS if counts[v] % SET_SIZE == SET_SIZE - 1]
+        bonus = max([bonus, *(v * scale for v in pairs)])
+    return sets + bonus
 
 
 def refuse_unreachable(state: SQuarrelsState) -> None:
@@ -147,7 +160,7 @@ def _zones(state: SQuarrelsState) -> list[tuple[str, list[int]]]:
 
 def _check_conservation(state: SQuarrelsState) -> None:
     """Rule 1: every card of the deck is in exactly one zone (the Golden gone once out of the match)."""
-    expected = list(COUNTS)
+    expected = list(state.opts.cards)  # the deck of the game's options (SQ-26)
     if state.golden_out:
         expected[GOLDEN] = min(state.action_discard[GOLDEN], 1)
     zones = _zones(state)
@@ -216,7 +229,7 @@ def _check_match(state: SQuarrelsState) -> None:
         if last is None:
             raise _refuse("last", "a finished round has scores: give the last round's scores")
         raise _refuse("last", "no round has finished yet in round 1, so 'last' is '-'")
-    most = _ALL_SETS_VALUE * (3 if opts.set_scoring == "per_card" else 1) + SPECIAL_BONUS
+    most = most_in_a_round(opts.cards, opts.set_scoring == "per_card", opts.golden_wild_in_sets)
     if last is not None:  # rule 7: the last round alone
         if any(not -SPECIAL_BONUS <= v <= most for v in last) or not -SPECIAL_BONUS <= sum(last) <= most:
             raise _refuse("last", f"a round scores −5 to {most} a seat, and −5 to {most} in all")

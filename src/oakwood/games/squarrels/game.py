@@ -9,6 +9,7 @@ from oakwood.engine import Game, State
 
 from . import evaluation, render
 from .actions import ALL_ACTIONS, Action
+from .cards import check_table, deck_of
 from .notation import read
 from .options import SQuarrelsOptions
 from .state import LegalMemo, SQuarrelsState, new_legal_memos
@@ -43,11 +44,16 @@ class SQuarrels(Game[SQuarrelsOptions]):
         #: set serves turns where a Whirlwind obliges the player to draw up to seven.
         self.legal_memo: dict[str, LegalMemo] = new_legal_memos()
         self.forced_legal_memo: dict[str, LegalMemo] = new_legal_memos()
+        #: The deck every round starts from, in card order, and the same without the Golden once it is lost
+        #: for the match (SQ-7, SQ-17): the option's composition (SQ-26), built once.
+        self.full_deck: tuple[int, ...] = tuple(deck_of(self.options.cards))
+        self.deck_without_golden: tuple[int, ...] = tuple(deck_of(self.options.cards, include_golden=False))
 
     def _all_actions(self) -> Sequence[Hashable]:
         return ALL_ACTIONS
 
     def _new_state(self, players: int, seed: int) -> State:
+        check_table(self.options.cards, players)  # a custom deck may be too small for this table (SQ-26)
         return SQuarrelsState(self, players, seed)
 
     def _from_notation(self, text: str) -> State:

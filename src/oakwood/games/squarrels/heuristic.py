@@ -28,11 +28,14 @@ class SQuarrelsHeuristic:
     def __init__(self, seed: int = 0, reaction: tuple[float, float] = (0.35, 1.1)) -> None:
         self.rng = Rng(seed)
         self.reaction = reaction  # seconds: a human-like slap delay is drawn from this range
+        #: The count of each card in the game's deck (SQ-26), read from the view's game at every decision.
+        self.deck: tuple[int, ...] = COUNTS
 
     def act(self, view: PlayerView) -> Hashable | Choice:
         """Choose an action from ``view.legal_actions``."""
         legal: Sequence[Action] = view.legal_actions  # type: ignore[assignment]
         obs = view.observation
+        self.deck = view.game.options.cards
         hand = Counter(NAME_TO_CARD[name] for name in obs["hand"])
         verbs = {a.verb for a in legal}
         if A.SLAP in verbs:
@@ -75,7 +78,7 @@ class SQuarrelsHeuristic:
             if size == 1 or pot >= 4:
                 return A.PLAY_ACTIONS[GOLDEN]
             best = playable[-2] if len(playable) > 1 else GOLDEN
-        seen_high = _unseen_above(obs, hand, best)
+        seen_high = _unseen_above(obs, hand, best, self.deck)
         if best >= 4 and seen_high <= self.fight_share * _unseen_total(obs, hand) / max(1, others) + 1:
             return A.PLAY_ACTIONS[best]
         if ROTTEN in playable:  # lose the Quarrel and hand the winner the −5
@@ -153,14 +156,15 @@ def _unseen_total(obs: dict[str, Any], hand: Counter[int]) -> int:
     return int(sum(obs["hand_sizes"])) - sum(hand.values())
 
 
-def _unseen_above(obs: dict[str, Any], hand: Counter[int], card: int) -> float:
-    """How many cards ranked above ``card`` may still be out there (not in my hand, storage or Discard)."""
+def _unseen_above(obs: dict[str, Any], hand: Counter[int], card: int, deck: Sequence[int] = COUNTS) -> float:
+    """How many cards ranked above ``card`` may still be out there (not in my hand, storage or Discard), of
+    ``deck``'s counts (the game's deck, SQ-26)."""
     out = 0.0
     stored = Counter(v for sets in obs["storage"] for v in sets)
     for higher in range(card + 1, GOLDEN + 1):
         if higher == GOLDEN:  # a played Golden lies in the Action discard
-            remaining = COUNTS[GOLDEN] - hand[GOLDEN] - obs["action_discard"].get("golden", 0)
+            remaining = deck[GOLDEN] - hand[GOLDEN] - obs["action_discard"].get("golden", 0)
         else:
-            remaining = COUNTS[higher] - hand[higher] - SET_SIZE * stored[higher]
+            remaining = deck[higher] - hand[higher] - SET_SIZE * stored[higher]
         out += max(0, remaining)
     return out

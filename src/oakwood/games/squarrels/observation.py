@@ -25,8 +25,10 @@ def card_names(cards: list[int]) -> list[str]:
     return [NAMES[c] for c in sorted(cards)]
 
 
-#: ``_NAME_RUNS[card][k]``: ``k`` copies of the card's name, for lists built from per-kind counts.
+#: ``_NAME_RUNS[card][k]``: ``k`` copies of the card's name, for lists built from per-kind counts (up to the
+#: standard deck's counts; a larger custom deck's longer runs are built when met, SQ-26).
 _NAME_RUNS: Final = tuple(tuple((NAMES[card],) * k for k in range(max(COUNTS) + 1)) for card in range(HAND_KINDS))
+_RUN_LIMIT: Final = max(COUNTS)
 
 #: The text of each decision (``str()`` of the enum, looked up rather than converted on every observation).
 _DECISION_TEXT: Final = {decision: decision.value for decision in Decision}
@@ -38,7 +40,7 @@ def names_of_counts(counts: Sequence[int]) -> list[str]:
     names: list[str] = []
     for card, count in enumerate(counts):
         if count:
-            names += _NAME_RUNS[card][count]
+            names += _NAME_RUNS[card][count] if count <= _RUN_LIMIT else (NAMES[card],) * count
     return names
 
 

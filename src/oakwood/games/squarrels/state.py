@@ -16,7 +16,7 @@ from . import knowledge as K
 from .actions import Action
 from .cards import (
     ALL_KINDS,
-    COUNTS,
+    COMPOSITION_MAX_CARDS,
     GOLDEN,
     HAND_KINDS,
     HAND_LIMIT,
@@ -25,7 +25,6 @@ from .cards import (
     SET_SIZE,
     SPECIAL_BONUS,
     WINTER,
-    full_deck,
 )
 from .cards import AMBUSH as AMBUSH_CARD
 from .cards import HOARD as HOARD_CARD
@@ -50,8 +49,6 @@ _PAIRS: Final = tuple(tuple(frozenset((a, b)) for b in range(8)) for a in range(
 #: ``_CLOCKWISE[n][seat]``: the n seats of an n-player table clockwise from ``seat`` (itself first).
 _CLOCKWISE: Final = tuple(tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n)) for n in range(9))
 _DRAW_ONLY: Final = (A.DRAW_ACTION,)
-_FULL_DECK: Final = tuple(full_deck())
-_DECK_WITHOUT_GOLDEN: Final = tuple(full_deck(include_golden=False))
 _TURN_PHASES: Final = frozenset((MUST_DRAW, DRAWING, STORING))
 #: The cards shown from every hand at Winter (SQ-25), by the name events use.
 _SPECIALS: Final = (("golden", GOLDEN), ("rotten", ROTTEN))
@@ -85,7 +82,7 @@ _MEMO_LIMIT: Final = 100_000  # exact hands memoised per (phase, whirlwind flag)
 # to three (sets of three; two with the Golden), and whether it holds seven cards or more (drawing stops).
 # The small sizes the rules also ask about (an empty hand, the Rotten as one of the last two cards) follow
 # from those counts: a hand of two cards or fewer has no count above two.
-_NUMBER_LEVEL: Final = tuple(min(count, SET_SIZE) for count in range(max(COUNTS) + 1))
+_NUMBER_LEVEL: Final = tuple(min(count, SET_SIZE) for count in range(COMPOSITION_MAX_CARDS + 1))  # any deck
 _SLAP_OR_PASS: Final = (A.SLAP_ACTION, A.PASS_ACTION)
 
 
@@ -127,7 +124,7 @@ class SQuarrelsState(State):
     )  # fmt: skip
 
     # ``game`` keeps the base's type ``Game[Any]``: mypyc gives an attribute one type in every class (a
-    # subclass may not narrow it), so the one reader of S'Quarrels' own game fields casts.
+    # subclass may not narrow it), so the readers of S'Quarrels' own game fields cast.
     opts: SQuarrelsOptions
 
     # -- zones
@@ -269,10 +266,11 @@ class SQuarrelsState(State):
 
     # ================================================================== ROUND_SETUP (rulebook "GAME SETUP")
     def _start_round(self) -> None:
-        """Full deck (SQ-17), shuffle, deal 7 from the dealer's left, replace Action cards (SQ-2)."""
+        """Whole deck (SQ-17, SQ-26), shuffle, deal 7 from the dealer's left, replace Action cards (SQ-2)."""
         n = self.num_players
         self.round_no += 1
-        self.deck = list(_DECK_WITHOUT_GOLDEN if self.golden_out else _FULL_DECK)
+        game = cast("SQuarrels", self.game)  # the deck of the game's options (SQ-26): the standard 120 cards by default
+        self.deck = list(game.deck_without_golden if self.golden_out else game.full_deck)
         self.rng.shuffle(self.deck)
         self.storage = [[] for _ in range(n)]
         self.hoard = []
@@ -1021,7 +1019,7 @@ class SQuarrelsState(State):
             counts[card] += 1
         for card, _ in self.q_pot:
             counts[card] += 1
-        expected = list(COUNTS)
+        expected = list(self.opts.cards)
         if self.golden_out:  # lost for the match: in Discard until the round ends, then out of play
             expected[GOLDEN] = min(self.action_discard[GOLDEN], 1)
         if counts != expected:

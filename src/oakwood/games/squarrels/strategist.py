@@ -49,7 +49,7 @@ class SQuarrelsStrategist(SQuarrelsHeuristic):
         """Draw while drawing pays (or is forced), then store every set, highest first, then discard."""
         if A.DRAW_ACTION in legal:
             stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
-            if _draw_is_forced(legal) or _draw_pays(obs) or (stores and _only_golden_left(hand, stores)):
+            if _draw_is_forced(legal) or _draw_pays(obs, self.deck) or (stores and _only_golden_left(hand, stores)):
                 return A.DRAW_ACTION
         stores = _storable(hand, legal)
         if stores:
@@ -71,12 +71,13 @@ def _draw_is_forced(legal: Sequence[Action]) -> bool:
     return not any(a.verb == A.DISCARD or a.verb == A.END for a in legal)
 
 
-def _draw_pays(obs: dict[str, Any]) -> bool:
-    """Whether one more optional draw is worth the chance that it is a Hoard handing the pile away."""
+def _draw_pays(obs: dict[str, Any], deck_counts: Sequence[int] = COUNTS) -> bool:
+    """Whether one more optional draw is worth the chance that it is a Hoard handing the pile away (of the
+    Hoards ``deck_counts``, the game's deck, holds: SQ-26)."""
     deck: int = obs["deck_size"]
     if not deck:
         return False
-    hoards_left: int = COUNTS[HOARD] - obs["action_discard"].get("hoard", 0)
+    hoards_left: int = deck_counts[HOARD] - obs["action_discard"].get("hoard", 0)
     others_cards: int = obs["hoard_pile_size"] - len(obs["hoard_pile_yours"])
     weight = PILE_WEIGHT_TWO_PLAYERS if obs["players"] == 2 else PILE_WEIGHT_MORE_PLAYERS
     return hoards_left / deck * others_cards * weight < 1.0

@@ -108,6 +108,9 @@ class BarrellEncoder(Encoder):
         self.split_gifts = options.heart_gift == "split_per_card"
         self.covered_slots = options.jod_scope == "cards_on_table_only"
         self.drawn_limit = float(options.max_consecutive_drawn_battles)
+        # The cards in play (BR-24): a card left out of a custom deck is never "unseen". Every field keeps its
+        # 54 slots and bounds, so any deck (a subset of the 54) encodes within the same space.
+        self._deck: int = getattr(game, "deck_mask", ALL_CARDS)
         layout = Layout()
         per = seat_blocks(n)
 
@@ -440,7 +443,7 @@ class BarrellEncoder(Encoder):
                 )
             seen |= covered_cards
             ones |= covered_cards << self._covered
-        ones |= (ALL_CARDS ^ seen) << self._unseen
+        ones |= (self._deck ^ seen) << self._unseen
         return ones, numbers, covered_slots
 
     def _state_entries(self, state: BarrellState, seat: int | None) -> tuple[int, list[float], list[tuple[int, float]]]:
@@ -597,7 +600,7 @@ class BarrellEncoder(Encoder):
                 covered_slots.append((rel[s], before.bit_count() / HAND_SIZE))
             seen |= covered_cards
             ones |= covered_cards << self._covered
-        ones |= (ALL_CARDS ^ seen) << self._unseen
+        ones |= (self._deck ^ seen) << self._unseen
         return ones, numbers, covered_slots
 
 

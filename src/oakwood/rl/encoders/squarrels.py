@@ -49,8 +49,9 @@ DISCARD_KINDS = ("golden", "quarrel", "hoard", "ambush", "whirlwind", "winter")
 KINDS_TEXT = "Rotten, 1, 2, 3, 4, 5, Golden"
 ROUND_SCALE = 10  # rounds are counted in tens (a 50-point match lasts a handful of rounds)
 HOARD_SCALE = 10  # Hoard Pile size in tens
+#: The standard deck's size (an encoder scales by its own game's deck, ``deck_composition``, SQ-26).
 DECK_TOTAL = sum(COUNTS)
-#: The most cards of one hand kind the deck holds: no pile, hand or count of one kind can exceed it.
+#: The most cards of one hand kind the standard deck holds: no pile, hand or count of one kind can exceed it.
 MOST_OF_A_KIND = float(max(COUNTS[:HAND_KINDS]))
 
 
@@ -67,6 +68,11 @@ class SQuarrelsEncoder(Encoder):
 
     def __init__(self, game: Game[Any], players: int) -> None:
         n = players
+        # The deck of the game's options (SQ-26): bounds and scales grow with its counts, so a custom deck
+        # encodes within its declared space (the standard deck gives the layout it always had).
+        counts = self._counts = tuple(game.options.cards)
+        deck_total = self._deck_total = sum(counts)
+        most = float(max(counts[:HAND_KINDS]))
         self.wild_sets = bool(game.options.golden_wild_in_sets)
         target = game.options.target_score
         self.score_scale = 50.0 if game.options.single_round else float(target)
@@ -81,8 +87,8 @@ class SQuarrelsEncoder(Encoder):
         layout.add("decision", len(DECISIONS), "decision one-hot: " + ", ".join(DECISIONS), UNIT)
         layout.add("terminal", 1, "1 when the match is over", UNIT)
         layout.add("round", 1, f"round number / {ROUND_SCALE}, at most 1", UNIT)
-        layout.add("deck_size", 1, f"cards in the Deck / {DECK_TOTAL}", UNIT)
-        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}", (0.0, DECK_TOTAL / HOARD_SCALE))
+        layout.add("deck_size", 1, f"cards in the Deck / {deck_total}", UNIT)
+        layout.add("hoard_pile_size", 1, f"cards in the Hoard Pile / {HOARD_SCALE}", (0.0, deck_total / HOARD_SCALE))
         layout.add(
             "discard",
             len(DISCARD_KINDS),
@@ -96,20 +102,20 @@ class SQuarrelsEncoder(Encoder):
         )
         layout.add("last_round_known", 1, "1 once a round has been scored (then `seat_last_round` holds it)", UNIT)
         # -- the observing seat's own cards
-        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})", (0.0, MOST_OF_A_KIND))
+        layout.add("hand", HAND_KINDS, f"own hand: count per kind ({KINDS_TEXT})", (0.0, most))
         layout.add(
             "hand_levels",
             len(NUMBERS) * SET_SIZE,
             "own Number cards 1–5, three per number: holds ≥1, ≥2, ≥3 of it (a set is three)",
             UNIT,
         )
-        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("hand_size", 1, f"own hand size / {HAND_LIMIT}", (0.0, deck_total / HAND_LIMIT))
         layout.add("your_round_score", 1, "own round score if Winter came now / target score", UNBOUNDED)
         layout.add(
             "hoard_yours",
             HAND_KINDS,
             f"own discards in the current Hoard Pile: count per kind ({KINDS_TEXT})",
-            (0.0, MOST_OF_A_KIND),
+            (0.0, most),
         )
         layout.add(
             "unseen",
@@ -123,21 +129,21 @@ class SQuarrelsEncoder(Encoder):
         layout.add("seat_to_act", n, f"{per}: 1 if the seat is to act", UNIT)
         layout.add("seat_active", n, f"{per}: 1 for the active (drawing / storing) player", UNIT)
         layout.add("seat_dealer", n, f"{per}: 1 for the dealer of this round", UNIT)
-        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}", (0.0, DECK_TOTAL / HAND_LIMIT))
+        layout.add("seat_hand_size", n, f"{per}: hand size / {HAND_LIMIT}", (0.0, deck_total / HAND_LIMIT))
         layout.add("seat_total", n, f"{per}: match total / target score", UNBOUNDED)
         layout.add("seat_last_round", n, f"{per}: score of the last round played / target score (0 before)", UNBOUNDED)
         layout.add(
             "seat_stored",
             n * len(NUMBERS),
             f"{blocks(5)}: stored sets of 1s … 5s (count)",
-            (0.0, DECK_TOTAL / SET_SIZE),
+            (0.0, deck_total / SET_SIZE),
         )
         if self.wild_sets:
             layout.add(
                 "seat_stored_golden",
                 n * len(NUMBERS),
                 f"{blocks(5)}: of those, sets of 1s … 5s completed by the Golden (count; SQ-8 variant)",
-                (0.0, DECK_TOTAL / SET_SIZE),
+                (0.0, deck_total / SET_SIZE),
             )
         layout.add("seat_stored_points", n, f"{per}: points in stored sets this round / target score", NON_NEGATIVE)
         layout.add(
@@ -145,7 +151,7 @@ class SQuarrelsEncoder(Encoder):
             n * HAND_KINDS,
             f"{blocks(7)}: cards the observer knows in that hand, per kind ({KINDS_TEXT}); in the observer's own "
             "block, what every seat knows it holds (SQ-24)",
-            (0.0, MOST_OF_A_KIND),
+            (0.0, most),
         )
         layout.add("seat_winner", n, f"{per}: 1 for a winner of the match", UNIT)
         # -- a Quarrel in progress
@@ -157,7 +163,7 @@ class SQuarrelsEncoder(Encoder):
             "quarrel_pot",
             n * HAND_KINDS,
             f"{blocks(7)}: cards revealed in earlier tie rounds of this Quarrel, per kind ({KINDS_TEXT})",
-            (0.0, MOST_OF_A_KIND),
+            (0.0, most),
         )
         layout.add("quarrel_your_play", HAND_KINDS, f"own hidden Quarrel pick, one-hot ({KINDS_TEXT})", UNIT)
         # -- a Hoard race in progress
@@ -175,7 +181,7 @@ class SQuarrelsEncoder(Encoder):
         self._phase_slot = {phase: at["phase"] + i for i, phase in enumerate(PHASES)}
         self._decision_slot = {decision: at["decision"] + i for i, decision in enumerate(DECISIONS)}
         self._discard_slot = {
-            name: (at["discard"] + i, COUNTS[NAME_TO_CARD[name]]) for i, name in enumerate(DISCARD_KINDS)
+            name: (at["discard"] + i, max(1, counts[NAME_TO_CARD[name]])) for i, name in enumerate(DISCARD_KINDS)
         }
         # The Discard slot of each card id (None for a card the Discard field does not show).
         self._discard_of_card = [self._discard_slot.get(name) for name in NAMES]
@@ -202,7 +208,7 @@ class SQuarrelsEncoder(Encoder):
         if obs["terminal"]:
             out[at["terminal"]] = 1.0
         out[at["round"]] = min(obs["round"] / ROUND_SCALE, 1.0)
-        out[at["deck_size"]] = obs["deck_size"] / DECK_TOTAL
+        out[at["deck_size"]] = obs["deck_size"] / self._deck_total
         if obs["hoard_pile_size"]:
             out[at["hoard_pile_size"]] = obs["hoard_pile_size"] / HOARD_SCALE
         discard = obs["action_discard"]
@@ -309,12 +315,13 @@ class SQuarrelsEncoder(Encoder):
                 kind = NAME_TO_CARD[quarrel["your_play"]]
                 out[at["quarrel_your_play"] + kind] = 1.0
                 placed[kind] += 1
+        deck = self._counts
         if obs["golden_out_of_match"]:
-            placed[GOLDEN] = COUNTS[GOLDEN]
+            placed[GOLDEN] = deck[GOLDEN]
         unseen_at = at["unseen"]
         for kind in range(HAND_KINDS):
-            if placed[kind] < COUNTS[kind]:
-                out[unseen_at + kind] = (COUNTS[kind] - placed[kind]) / COUNTS[kind]
+            if placed[kind] < deck[kind]:
+                out[unseen_at + kind] = (deck[kind] - placed[kind]) / deck[kind]
 
         race = obs["race"]
         if race is not None:
@@ -360,7 +367,7 @@ class SQuarrelsEncoder(Encoder):
         if phase == "over":
             out[at["terminal"]] = 1.0
         out[at["round"]] = min(state.round_no / ROUND_SCALE, 1.0)
-        out[at["deck_size"]] = len(state.deck) / DECK_TOTAL
+        out[at["deck_size"]] = len(state.deck) / self._deck_total
         hoard = state.hoard
         if hoard:
             out[at["hoard_pile_size"]] = len(hoard) / HOARD_SCALE
@@ -472,12 +479,13 @@ class SQuarrelsEncoder(Encoder):
                 card = commits[seat]
                 out[at["quarrel_your_play"] + card] = 1.0
                 placed[card] += 1
+        deck = self._counts
         if golden_out:
-            placed[GOLDEN] = COUNTS[GOLDEN]
+            placed[GOLDEN] = deck[GOLDEN]
         unseen_at = at["unseen"]
         for kind in range(HAND_KINDS):
-            if placed[kind] < COUNTS[kind]:
-                out[unseen_at + kind] = (COUNTS[kind] - placed[kind]) / COUNTS[kind]
+            if placed[kind] < deck[kind]:
+                out[unseen_at + kind] = (deck[kind] - placed[kind]) / deck[kind]
 
         if phase == RACE:
             out[at["race_on"]] = 1.0

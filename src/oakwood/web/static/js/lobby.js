@@ -179,7 +179,8 @@ function countsEditor(option, id) {
   const sum = el("p", { class: "help counts-total", "aria-live": "polite" });
   const start = editor.presets[select.value] || Object.values(editor.presets)[0];
   for (const item of editor.items) {
-    const input = el("input", { type: "number", min: 0, max: editor.max_total, step: 1, value: String(start[item.code] || 0),
+    // An item may bound its own count (a Barrell card is unique: 0 or 1); else 0 to the deck's size.
+    const input = el("input", { type: "number", min: item.min ?? 0, max: item.max ?? editor.max_total, step: 1, value: String(start[item.code] || 0),
       id: `${id}-${item.code}`, dataset: { code: item.code } });
     grid.append(el("label", { for: `${id}-${item.code}`, class: `count ${item.group}` }, el("span", {}, item.name), input));
   }
