@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two install stamps: playing needs only Oakwood and its runtime dependencies; the checks need the dev tools.
+# Two install stamps: playing needs Oakwood, its runtime dependencies and mypyc (the compiled form); the checks need
+# the dev tools.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
@@ -22,7 +23,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[web,analysis]"
+	$(BIN)/python -m pip install --quiet -e ".[web,analysis,compile]"
 	touch $(RUN_STAMP)
 
 # The checks also need the dask backend, the PostgreSQL driver, the balance workbench (matplotlib, scipy), the RL
