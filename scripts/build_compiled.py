@@ -83,6 +83,10 @@ def stage(target: Path) -> Path:
 
 def build(target: Path, opt_level: str, jobs: int) -> None:
     """Copy the sources to ``target`` and compile the listed modules there; write the manifest last."""
+    print(
+        f"compiling Oakwood with mypyc into {target} (a few minutes on two cores; OAKWOOD_PURE=1 skips it)",
+        file=sys.stderr,
+    )
     package = stage(target)
     form = load_form(package)
     paths = [str(path.relative_to(target)) for path in form.compiled_sources(package)]
