@@ -51,7 +51,7 @@ def _why_pure(editable: bool) -> str | None:
         return "OAKWOOD_PURE is set"
     if importlib.util.find_spec("mypyc") is None:
         return "mypy (which ships mypyc) is not installed in the build environment"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]  # CC: as setuptools
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}) is installed"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
@@ -97,45 +97,45 @@ class BuildCompiled(build_ext):
     """Compile Oakwood with mypyc when it can and should; otherwise (or on any failure) build nothing."""
 
     def finalize_options(self) -> None:
-        super().finalize_options()
-        # Decided here, before anything asks for the outputs: a pure build has none (not even the placeholder).
+        # Decided before setuptools prepares the extensions: a pure build has none (not even the placeholder).
         self.why_pure = _why_pure(bool(getattr(self, "editable_mode", False)) or bool(self.inplace))
-        if self.why_pure is not None:
-            self.extensions = []
+        self.distribution.ext_modules = []
+        if self.why_pure is None:
+            form = _form()
+            paths = [str(path.relative_to(HERE)) for path in form.compiled_sources(HERE / "src" / "oakwood")]
+            try:
+                from mypyc.build import mypycify
+
+                self.distribution.ext_modules = mypycify(
+                    paths,
+                    opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
+                    multi_file=True,
+                    target_dir=str(HERE / "build" / "mypyc-c"),
+                )
+            except (Exception, SystemExit) as error:  # mypyc refused: the pure form, which behaves the same
+                self.why_pure = f"mypyc failed ({type(error).__name__}: {error})"
+        super().finalize_options()
+        self.jobs = self.parallel if isinstance(self.parallel, int) else len(os.sched_getaffinity(0))
+        self.parallel = None  # one extension: its C files compile in parallel instead (build_extension)
 
     def run(self) -> None:
         if self.why_pure is not None:
             print(f"oakwood: installing the pure Python form: {self.why_pure}", file=sys.stderr)
             return
-        form = _form()
-        package = HERE / "src" / "oakwood"
-        paths = [str(path.relative_to(HERE)) for path in form.compiled_sources(package)]
         try:
-            from mypyc.build import mypycify
-
-            self.extensions = mypycify(
-                paths,
-                opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
-                multi_file=True,
-                target_dir=str(Path(self.build_temp) / "mypyc"),
-            )
-            jobs = self.parallel if isinstance(self.parallel, int) else len(os.sched_getaffinity(0))
-            self.parallel = None  # one extension: its files compile in parallel instead (build_extension)
-            self.jobs = jobs
             super().run()
-        except Exception as error:  # any failure: the pure form, which behaves the same
+        except (Exception, SystemExit) as error:  # the C compiler failed: the pure form, which behaves the same
             print(
                 f"oakwood: compiling with mypyc failed ({type(error).__name__}: {error});"
                 " installing the pure Python form instead (same behaviour, slower)",
                 file=sys.stderr,
             )
             for extension in self.extensions:
-                built = Path(self.get_ext_fullpath(extension.name))
-                built.unlink(missing_ok=True)
+                Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
             self.extensions = []
             return
-        form.write_manifest(Path(self.build_lib) / "oakwood")
-        print(f"oakwood: compiled {len(paths)} modules with mypyc", file=sys.stderr)
+        _form().write_manifest(Path(self.build_lib) / "oakwood")
+        print(f"oakwood: compiled {len(self.extensions)} extension modules with mypyc", file=sys.stderr)
 
     def build_extension(self, ext: Extension) -> None:
         compile_in_parallel(self.compiler, self.jobs)

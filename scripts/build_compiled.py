@@ -51,7 +51,7 @@ def why_not_buildable() -> str | None:
     """Why this machine cannot compile (None if it can): mypyc, a C compiler and Python's headers are needed."""
     if importlib.util.find_spec("mypyc") is None:
         return "mypy (which ships mypyc) is not installed"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]  # CC: as setuptools
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}) is installed"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():

@@ -238,14 +238,19 @@ def main() -> None:
         print(f"{len(a['hashes'])} fingerprints, {len(differ)} differ", file=sys.stderr)
         raise SystemExit(1 if differ else 0)
     if args.both:
-        outputs = []
         extra = [f"--scale={args.scale}", f"--world-every={args.world_every}"]
         extra += [f"--game={g}" for g in args.game or []]
-        for path in (ROOT / "src", ROOT / "build" / "compiled"):
-            env = dict(os.environ, PYTHONPATH=str(path))
-            out = subprocess.run(
-                [sys.executable, __file__, *extra], env=env, check=True, capture_output=False, stdout=subprocess.PIPE
-            ).stdout
+        runs = [  # the two forms at once, one process each
+            subprocess.Popen(
+                [sys.executable, __file__, *extra], env=dict(os.environ, PYTHONPATH=str(path)), stdout=subprocess.PIPE
+            )
+            for path in (ROOT / "src", ROOT / "build" / "compiled")
+        ]
+        outputs = []
+        for run_ in runs:
+            out, _ = run_.communicate()
+            if run_.returncode != 0:
+                raise SystemExit(f"a fingerprint run failed (exit {run_.returncode})")
             outputs.append(json.loads(out))
         differ = compare(*outputs)
         for key in differ:
