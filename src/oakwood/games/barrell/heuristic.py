@@ -97,10 +97,10 @@ JOKER_INSURES = 7.0
 KH_RETURNS = 5.0
 #: The Jack of Diamonds goes in before passing with a lead when the field's own value is at least this.
 JD_PROTECTS = 8.0
-#: The face cards whose effect can turn a battle against a leader, which the Jack of Diamonds cancels
-#: (BR-11): the Queens, the Kings of Diamonds and Clubs (a rival's field doubled), the Jack of Spades.
 #: Every card of the rulebook's deck, for a game that does not say which cards are in play.
 ALL_CARDS: tuple[int, ...] = tuple(range(DECK_SIZE))
+#: The face cards whose effect can turn a battle against a leader, which the Jack of Diamonds cancels
+#: (BR-11): the Queens, the Kings of Diamonds and Clubs (a rival's field doubled), the Jack of Spades.
 THREATS = frozenset((*QUEENS, KING_OF_DIAMONDS, KING_OF_CLUBS, JACK_OF_SPADES))
 
 
