@@ -223,3 +223,25 @@ def test_the_space_and_a_deck_searched_card_by_card() -> None:
     assert counts["BJ"] == 0 and counts["RJ"] == 1 and sum(counts.values()) == 53
     s = tune.Settings(GAME, base, tuple(space), (tune.parse_target("seats", EXTRACTOR, (3,)),), (3,))
     assert tune.changed_options(s, load(GAME, **without).options.to_dict()) == {"deck_composition:BJ": "1→0"}
+
+
+def test_the_study_lives_beside_oakwoods_tables(store_url: str) -> None:
+    """Optuna's tables in the store's own database, SQLite or PostgreSQL: Oakwood's schema revision is left as it
+    was (Optuna shares the name of its version table), the store still opens, and the study is found again."""
+    from oakwood.store import database
+
+    s = settings("seats=3", games=4)
+    store = open_store(store_url)
+    try:
+        revision = database.current_revision(store.engine)
+        study = tune.open_study(store, "beside", s)
+        tune.run_trials(study, s, tune.Evaluator(store, LocalBackend(1), s, workers=1), 2)
+        assert database.current_revision(store.engine) == revision
+    finally:
+        store.close()
+    again = open_store(store_url)  # Oakwood's own check of its schema passes with Optuna's tables there
+    try:
+        found = tune.open_study(again, "beside", s)
+        assert [t.number for t in tune.completed(found)] == [0, 1]
+    finally:
+        again.close()
