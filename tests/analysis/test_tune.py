@@ -71,6 +71,16 @@ def test_resumed_study_equals_uninterrupted_and_seeds_repeat(tmp_path: Path, tar
         "max_consecutive_drawn_battles": 3,
     }  # trial 0: the rules as they are
     assert len({json.dumps(p, sort_keys=True) for _, p, _ in whole}) > 1  # the sampler did explore
+    # a run stopped inside a trial leaves it running with the values it drew: the next run measures it first
+    store = open_store(f"sqlite:///{tmp_path / 'e.db'}")
+    try:
+        cut = tune.open_study(store, "s", s)
+        tune.run_trials(cut, s, tune.Evaluator(store, LocalBackend(1), s, workers=1), 1)
+        cut.sampler = tune._sampler(s, 1)
+        cut.ask({d.name: d.distribution() for d in s.space})  # trial 1 drawn, never measured
+    finally:
+        store.close()
+    assert run(tmp_path / "e.db", "s", s, count) == whole
 
 
 def test_figures_equal_a_direct_count_and_conclusion(tmp_path: Path) -> None:
