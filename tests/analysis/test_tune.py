@@ -255,3 +255,27 @@ def test_the_study_lives_beside_oakwoods_tables(store_url: str) -> None:
         assert [t.number for t in tune.completed(found)] == [0, 1]
     finally:
         again.close()
+
+
+def test_the_worst_table_size_counts() -> None:
+    """Over several table sizes a target's objective is its worst table's: seats by the largest gap, first by the
+    first place, length by the distance outside the range, skill by the shortfall."""
+    from oakwood.analysis.statistics import mean, share
+
+    def size(players: int, wins: list[float], lengths: list[float], strong: float) -> tune.SizeFigures:
+        games = 100
+        return tune.SizeFigures(
+            players, tuple(share(w, games) for w in wins), True, mean(lengths), {}, share(strong, games)
+        )
+
+    three = size(3, [40, 33, 27], [50.0, 70.0], 70)  # gaps 6.7, 0.3, 6.3 points; length 60; strong 70 %
+    four = size(4, [25, 30, 25, 20], [90.0, 110.0], 45)  # gaps 0, 5, 0, 5; length 100; strong 45 %
+
+    def value(text: str) -> float:
+        return tune.objective(tune.parse_target(text, EXTRACTOR, (3, 4)), [three, four])
+
+    assert value("seats=3") == pytest.approx(100 * (40 / 100 - 1 / 3))
+    assert value("first=2") == pytest.approx(100 * (40 / 100 - 1 / 3))
+    assert value("length=55-80") == pytest.approx(20.0)  # four players: 100 actions, 20 above the range
+    assert value("length=40-120") == 0.0
+    assert value("skill=50") == pytest.approx(5.0)  # four players: 45 %, 5 points short
