@@ -155,6 +155,7 @@ def run_sprt(args: argparse.Namespace) -> None:
             seed = args.seed
             while (verdict is None or len(shares) < args.min_deals) and len(shares) < args.max_deals:
                 # A batch at a time, so the test stops soon after it decides (a batch is a few seconds of play).
+                batch: list[tuple[int, int, dict[str, Any]]]
                 batch = [(players, s, {}) for s in range(seed, seed + args.batch)]
                 seed += args.batch
                 for share in pool.map(_deal, batch, chunksize=4):
@@ -181,13 +182,16 @@ def run_sprt(args: argparse.Namespace) -> None:
 class _Counting:
     """A bot, counting the cards it plays."""
 
+    name = "counting"
+
     def __init__(self, bot: Any, counts: Counter[int], seen: set[int]) -> None:
         self.bot = bot
         self.counts = counts
         self.seen = seen
 
     def act(self, view: PlayerView) -> Hashable:
-        action = self.bot.act(view)
+        """The bot's action, counted when it plays a card."""
+        action: Hashable = self.bot.act(view)
         if isinstance(action, Action) and action.verb == PLAY:
             self.counts[action.card] += 1
             self.seen.add(action.card)
@@ -216,21 +220,15 @@ def run_counts(args: argparse.Namespace) -> None:
 
 
 def _views(game: Game[Any], games: int, seed: int) -> list[PlayerView]:
-    """Every decision's view in ``games`` games played by the current bot (ties broken as in a match)."""
+    """Every decision's view in ``games`` three-player games played by the current bot (a simultaneous
+    decision is answered by its first seat first)."""
     views: list[PlayerView] = []
     for index in range(games):
         state = game.new_state(3, seed + index)
         bots = [BarrellHeuristic(seed=s) for s in range(3)]
         while not state.is_terminal():
             seat = state.to_act()[0]
-            view = PlayerView(
-                seat=seat,
-                legal_actions=tuple(state.legal_actions(seat)),
-                game=game,
-                decision=state.decision,
-                num_players=3,
-                _observation=state.observe(seat),
-            )
+            view = PlayerView.of(state, seat)
             views.append(view)
             state.apply(seat, bots[seat].act(view))
     return views

@@ -71,6 +71,16 @@ def test_resumed_study_equals_uninterrupted_and_seeds_repeat(tmp_path: Path, tar
         "max_consecutive_drawn_battles": 3,
     }  # trial 0: the rules as they are
     assert len({json.dumps(p, sort_keys=True) for _, p, _ in whole}) > 1  # the sampler did explore
+    # a run stopped inside a trial leaves it running with the values it drew: the next run measures it first
+    store = open_store(f"sqlite:///{tmp_path / 'e.db'}")
+    try:
+        cut = tune.open_study(store, "s", s)
+        tune.run_trials(cut, s, tune.Evaluator(store, LocalBackend(1), s, workers=1), 1)
+        cut.sampler = tune._sampler(s, 1)
+        cut.ask({d.name: d.distribution() for d in s.space})  # trial 1 drawn, never measured
+    finally:
+        store.close()
+    assert run(tmp_path / "e.db", "s", s, count) == whole
 
 
 def test_figures_equal_a_direct_count_and_conclusion(tmp_path: Path) -> None:
@@ -223,3 +233,49 @@ def test_the_space_and_a_deck_searched_card_by_card() -> None:
     assert counts["BJ"] == 0 and counts["RJ"] == 1 and sum(counts.values()) == 53
     s = tune.Settings(GAME, base, tuple(space), (tune.parse_target("seats", EXTRACTOR, (3,)),), (3,))
     assert tune.changed_options(s, load(GAME, **without).options.to_dict()) == {"deck_composition:BJ": "1→0"}
+
+
+def test_the_study_lives_beside_oakwoods_tables(store_url: str) -> None:
+    """Optuna's tables in the store's own database, SQLite or PostgreSQL: Oakwood's schema revision is left as it
+    was (Optuna shares the name of its version table), the store still opens, and the study is found again."""
+    from oakwood.store import database
+
+    s = settings("seats=3", games=4)
+    store = open_store(store_url)
+    try:
+        revision = database.current_revision(store.engine)
+        study = tune.open_study(store, "beside", s)
+        tune.run_trials(study, s, tune.Evaluator(store, LocalBackend(1), s, workers=1), 2)
+        assert database.current_revision(store.engine) == revision
+    finally:
+        store.close()
+    again = open_store(store_url)  # Oakwood's own check of its schema passes with Optuna's tables there
+    try:
+        found = tune.open_study(again, "beside", s)
+        assert [t.number for t in tune.completed(found)] == [0, 1]
+    finally:
+        again.close()
+
+
+def test_the_worst_table_size_counts() -> None:
+    """Over several table sizes a target's objective is its worst table's: seats by the largest gap, first by the
+    first place, length by the distance outside the range, skill by the shortfall."""
+    from oakwood.analysis.statistics import mean, share
+
+    def size(players: int, wins: list[float], lengths: list[float], strong: float) -> tune.SizeFigures:
+        games = 100
+        return tune.SizeFigures(
+            players, tuple(share(w, games) for w in wins), True, mean(lengths), {}, share(strong, games)
+        )
+
+    three = size(3, [40, 33, 27], [50.0, 70.0], 70)  # gaps 6.7, 0.3, 6.3 points; length 60; strong 70 %
+    four = size(4, [25, 30, 25, 20], [90.0, 110.0], 45)  # gaps 0, 5, 0, 5; length 100; strong 45 %
+
+    def value(text: str) -> float:
+        return tune.objective(tune.parse_target(text, EXTRACTOR, (3, 4)), [three, four])
+
+    assert value("seats=3") == pytest.approx(100 * (40 / 100 - 1 / 3))
+    assert value("first=2") == pytest.approx(100 * (40 / 100 - 1 / 3))
+    assert value("length=55-80") == pytest.approx(20.0)  # four players: 100 actions, 20 above the range
+    assert value("length=40-120") == 0.0
+    assert value("skill=50") == pytest.approx(5.0)  # four players: 45 %, 5 points short

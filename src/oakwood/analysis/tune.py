@@ -12,8 +12,9 @@ Each target is one objective to minimise, in the designer's unit, and met when i
   the seat number); the objective is the largest gap, in points, over places and table sizes.
 - ``first=P``: the first place's win share within ``P`` points of fair.
 - ``length=A-B``: the mean game length (actions) between ``A`` and ``B``; the objective is how far outside.
-- ``number:KEY=A-B``: the mean of one of the game's measured numbers (``oakwood tune GAME --list`` names
-  them: rounds, battles, and decisiveness when the extractor measures it) between ``A`` and ``B``.
+- ``number:KEY=A-B``: the mean of one of the numbers the game's extractor measures (rounds, battles, the
+  game-quality measures such as ``decided_at``, decisiveness; a name it does not measure is refused with the
+  list of those it does) between ``A`` and ``B``.
 - ``skill=P``: the skill ladder kept — a stronger bot (``--agent``, the heuristic by default) at a table of
   weaker ones (``--weak``, the random bot) wins at least ``P`` % of the games; the objective is the shortfall.
 

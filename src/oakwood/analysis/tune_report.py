@@ -145,31 +145,53 @@ def summary_lines(tree: Json) -> list[str]:
     return lines
 
 
+def _shown_value(target: Json, trial: Json, k: int) -> float:
+    """What the plot shows of a trial for a target: the stronger bot's win share for a skill target (its
+    shortfall is 0 for most settings, which says little), else the objective."""
+    if target["kind"] == "skill" and trial.get("figures"):
+        return float(min(size["skill"]["value"] for size in trial["figures"]["sizes"])) * 100
+    return float(trial["values"][k])
+
+
+def _axis(target: Json) -> tuple[str, float]:
+    """An axis label and the line where the target is met."""
+    if target["kind"] == "skill":
+        return f"{target['text']}: stronger bot's win share (%)", target["low"]
+    return f"{target['text']}: {target['label']}", target["tolerance"]
+
+
 def _trials_plot(tree: Json, path: Path) -> str:
-    """Each trial's objectives: the first two against each other (the front marked), or one by trial."""
+    """Each trial: the first two targets against each other (the front marked), or the one target by trial."""
     figure, ax = plt.subplots(figsize=(7.5, 4.2))
     trials = tree["trials"]
     front = set(tree["front"])
     targets = tree["targets"]
     if len(targets) >= 2:
-        xs = [t["values"][0] for t in trials]
-        ys = [t["values"][1] for t in trials]
+        xs = [_shown_value(targets[0], t, 0) for t in trials]
+        ys = [_shown_value(targets[1], t, 1) for t in trials]
         ax.scatter(xs, ys, s=18, color=PALETTE[0], label="trial")
-        fx = [t["values"][0] for t in trials if t["number"] in front]
-        fy = [t["values"][1] for t in trials if t["number"] in front]
-        ax.scatter(fx, fy, s=40, facecolors="none", edgecolors=PALETTE[5], label="Pareto front")
-        ax.axvline(targets[0]["tolerance"], color="#999999", linestyle="--", linewidth=0.8)
-        ax.axhline(targets[1]["tolerance"], color="#999999", linestyle="--", linewidth=0.8)
-        ax.set_xlabel(f"{targets[0]['text']}: {targets[0]['label']}")
-        ax.set_ylabel(f"{targets[1]['text']}: {targets[1]['label']}")
-    else:
-        ax.scatter([t["number"] for t in trials], [t["values"][0] for t in trials], s=18, color=PALETTE[0])
-        ax.axhline(targets[0]["tolerance"], color="#999999", linestyle="--", linewidth=0.8)
-        ax.set_xlabel("trial")
-        ax.set_ylabel(f"{targets[0]['text']}: {targets[0]['label']}")
-    if len(targets) >= 2:
+        marked = [i for i, t in enumerate(trials) if t["number"] in front]
+        ax.scatter(
+            [xs[i] for i in marked],
+            [ys[i] for i in marked],
+            s=60,
+            facecolors="none",
+            edgecolors=PALETTE[5],
+            label="Pareto front",
+        )
+        (xlabel, xline), (ylabel, yline) = _axis(targets[0]), _axis(targets[1])
+        ax.axvline(xline, color="#999999", linestyle="--", linewidth=0.8)
+        ax.axhline(yline, color="#999999", linestyle="--", linewidth=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
         ax.legend(frameon=False)
-    ax.set_title("Trials (dashed: the tolerance; lower is better)")
+    else:
+        label, line = _axis(targets[0])
+        ax.scatter([t["number"] for t in trials], [_shown_value(targets[0], t, 0) for t in trials], s=18)
+        ax.axhline(line, color="#999999", linestyle="--", linewidth=0.8)
+        ax.set_xlabel("trial")
+        ax.set_ylabel(label)
+    ax.set_title("Every trial (dashed: where a target is met)")
     return _save(figure, path)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import oakwood
@@ -131,6 +133,8 @@ def test_a_joker_insures_a_lost_battle_and_takes_the_field_back() -> None:
         {},
         {"jod_scope": "cards_on_table_only", "joker_timing": "after_provisional_score", "kod_scope": "global"},
         {"heart_gift": "split_per_card", "kh_timing": "before_scoring", "jos_mode": "rotate_all"},
+        # A deck without the 2s and 3s and the black Joker (BR-24): the bot's unseen pool is the game's deck.
+        {"deck_composition": json.dumps({n: 1 for n in NAMES if n[0] not in "23" and n != "BJ"})},
     ],
 )
 def test_every_move_is_legal_over_many_seeded_games(options: dict[str, str]) -> None:
@@ -149,4 +153,5 @@ def test_every_move_is_legal_over_many_seeded_games(options: dict[str, str]) -> 
                 played.add(NAMES[action.card])
             state.apply(seat, action)
     # Over these games the bot used Queens, the K♦, the K♥, the J♦ and the Jokers, not only the cards it knew.
-    assert {"KH", "JD"} <= played and played & {"QC", "QD", "QH", "QS", "KD"} and played & {"RJ", "BJ"}
+    assert {"KH", "JD", "RJ"} <= played and played & {"QC", "QD", "QH", "QS", "KD"}
+    assert played <= {NAMES[c] for c in game.deck_cards}

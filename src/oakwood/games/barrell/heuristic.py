@@ -12,9 +12,9 @@ the Jokers for ever, so an analysis could say nothing about them):
 
 - **Estimates** know the cards in sight that change scores: an active Queen sets its suit to 1 in every field
   (BR-8), an active K♦ removes each field's highest card (BR-9), a K♣ or Queen the J♦ cancelled does nothing
-  (BR-11). Unseen cards are judged from the *unseen pool* (every card this seat cannot place: not in its hand,
-  the fields it sees, Discard, the Queen Zone or a hand known to hold it), so a Queen counts for less when this
-  seat holds most of its suit.
+  (BR-11). Unseen cards are judged from the *unseen pool* (every card of the game's deck, BR-24, that this
+  seat cannot place: not in its hand, the fields it sees, Discard, the Queen Zone or a hand known to hold
+  it), so a Queen counts for less when this seat holds most of its suit.
 - **A Queen or the K♦** is played when the estimated lead after the Queen Zone (BR-7 to BR-9: it hits every
   field, ours included) beats the lead now, and it is the best card to play: a Queen of a suit we do not field
   against rivals with many face-down cards; the K♦ when our field is many small cards and theirs few big ones.
@@ -26,8 +26,9 @@ the Jokers for ever, so an analysis could say nothing about them):
   cancelled, and a rival could still hold or have played a Queen, the K♦, the K♣ or the J♠ (BR-11).
 
 What each rule is worth was measured with ``benchmarks/barrell_heuristic.py`` (duplicate deals, a sequential
-test; figures in ``benchmarks/README.md``): the Joker's insurance most, the Queens and the K♥ a little, the
-J♦ nothing measurable either way. The bot never reads the live state, only its ``PlayerView``.
+test; figures in ``benchmarks/README.md``): the Jokers most (up to 9 points of win share at two players),
+then the Queens and the K♥ (1 to 3 points), the K♦ at two players only, the J♦ nothing measurable either way.
+The bot never reads the live state, only its ``PlayerView``.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ JOKER_INSURES = 7.0
 KH_RETURNS = 5.0
 #: The Jack of Diamonds goes in before passing with a lead when the field's own value is at least this.
 JD_PROTECTS = 8.0
+#: Every card of the rulebook's deck, for a game that does not say which cards are in play.
+ALL_CARDS: tuple[int, ...] = tuple(range(DECK_SIZE))
 #: The face cards whose effect can turn a battle against a leader, which the Jack of Diamonds cancels
 #: (BR-11): the Queens, the Kings of Diamonds and Clubs (a rival's field doubled), the Jack of Spades.
 THREATS = frozenset((*QUEENS, KING_OF_DIAMONDS, KING_OF_CLUBS, JACK_OF_SPADES))
@@ -124,10 +127,24 @@ class _Battle:
     cannot place) is built only when a Queen or the King of Diamonds is in question.
     """
 
-    __slots__ = ("_losses", "_pool", "_suits", "_tops", "bonus", "known", "kod", "obs", "reduced", "unseen", "void")
+    __slots__ = (
+        "_losses",
+        "_pool",
+        "_suits",
+        "_tops",
+        "bonus",
+        "deck",
+        "known",
+        "kod",
+        "obs",
+        "reduced",
+        "unseen",
+        "void",
+    )
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: dict[str, Any], deck: Sequence[int] = ALL_CARDS) -> None:
         self.obs = obs
+        self.deck = deck  # the cards in play (BR-24: a custom deck_composition leaves some out)
         jd = obs["jack_of_diamonds"]
         before = obs.get("before_jack_of_diamonds")  # only under jod_scope=cards_on_table_only
         bonus = reduced = 0
@@ -182,7 +199,7 @@ class _Battle:
                 placed.update(map(_card, names))
             for known in self.known:
                 placed.update(known)
-            self._pool = [c for c in range(DECK_SIZE) if c not in placed]
+            self._pool = [c for c in self.deck if c not in placed]
         return self._pool
 
     def magnitude(self, card: int, reduced: int) -> int:
@@ -255,6 +272,8 @@ class BarrellHeuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
+        #: The cards in play in the game being played (the ``deck_composition`` option is public).
+        self.deck: Sequence[int] = ALL_CARDS
 
     # ------------------------------------------------------------------ estimates
     def _split(
@@ -311,7 +330,7 @@ class BarrellHeuristic:
     def _estimates(self, obs: dict[str, Any], seat: int, battle: _Battle | None = None, extra: int = -1) -> list[float]:
         """Every seat's expected battle score, assuming each player's hearts go to its strongest rival;
         ``extra``: a card ``seat`` would play (a numbered card, a Queen or the King of Diamonds)."""
-        battle = battle or _Battle(obs)
+        battle = battle or _Battle(obs, self.deck)
         reduced, kod = battle.reduced, battle.kod
         if extra >= 0 and not obs["jack_of_diamonds"]:
             if IS_QUEEN[extra]:
@@ -330,15 +349,16 @@ class BarrellHeuristic:
 
     def _rival(self, obs: dict[str, Any], seat: int) -> int:
         """The opponent to hurt: the best field now, then the most wins."""
-        battle = _Battle(obs)
+        battle = _Battle(obs, self.deck)
         parts = [self._split(obs, p, battle, battle.reduced, battle.kod)[0] for p in range(obs["players"])]
         others = [p for p in range(obs["players"]) if p != seat]
         return max(others, key=lambda p: (parts[p], obs["wins"][p], -p))
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView) -> Hashable:
-        """Choose an action from the observation and the legal actions only."""
+        """Choose an action from the observation, the legal actions and the game's public options only."""
         obs = view.observation
+        self.deck = getattr(view.game, "deck_cards", ALL_CARDS)
         legal: list[Action] = [a for a in view.legal_actions if isinstance(a, Action)]
         verbs = {a.verb for a in legal}
         if verbs & {MULLIGAN, KEEP}:
@@ -391,7 +411,7 @@ class BarrellHeuristic:
         pass_action = next(a for a in legal if a.verb == PASS)
         if self._sit_out(obs, seat):
             return pass_action
-        battle = _Battle(obs)
+        battle = _Battle(obs, self.deck)
         scores = self._estimates(obs, seat, battle)
         others = [p for p in range(obs["players"]) if p != seat]
         live_count = sum(1 for p in others if not obs["passed"][p])
