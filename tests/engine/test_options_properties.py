@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -10,13 +11,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oakwood.engine import InvalidOptionError, OptionInfo
+from oakwood.games.squarrels.cards import SYMBOLS
 from oakwood.games.squarrels.options import SQuarrelsOptions
 
 INFOS = {info.name: info for info in SQuarrelsOptions.describe()}
 
 
+@st.composite
+def deck_compositions(draw: st.DrawFn) -> str:
+    """A named deck or a custom one within SQ-26's limits (one Winter, at most one Golden and one Rotten)."""
+    if draw(st.booleans()):
+        return "standard"
+    counts = {symbol: draw(st.integers(min_value=3, max_value=30)) for symbol in "12345"}
+    counts.update({symbol: draw(st.integers(min_value=0, max_value=8)) for symbol in "QHAV"})
+    counts.update({symbol: draw(st.integers(min_value=0, max_value=1)) for symbol in "RG"})
+    counts["W"] = 1
+    assert set(counts) == set(SYMBOLS)  # every card of the deck is drawn
+    return json.dumps(counts)
+
+
 def valid_value(info: OptionInfo) -> st.SearchStrategy[Any]:
     """Any allowed value of one option."""
+    if info.name == "deck_composition":
+        return deck_compositions()
     if info.choices is not None:
         return st.sampled_from(info.choices)
     kind = type(info.default)
