@@ -1,6 +1,6 @@
 """The skill ladder on a tiny run (random against the heuristic, a few Barrell deals): its figures equal a direct
 computation from the stored games, every deal seats the stronger level at every seat, the same seed gives the
-same ladder, two option sets compare deal by deal, and bad input is refused in one line."""
+same ladder, and bad input is refused in one line (the report's comparison of two ladders: test_report_skill)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oakwood.analysis.skill import SkillLadder, compare_ladders, ladder_html, ladder_lines, skill_ladder
+from oakwood.analysis.skill import SkillLadder, skill_ladder
 from oakwood.arena.stats import Z95
 from oakwood.store import open_store
 
@@ -60,36 +60,6 @@ def test_the_rung_equals_a_direct_computation_from_the_stored_games(
 def test_the_same_seed_gives_the_same_ladder(ladders: tuple[SkillLadder, SkillLadder, Path]) -> None:
     base, _, _ = ladders
     assert skill_ladder("barrell", {}, 3, deals=DEALS, seed=4, workers=1) == base
-
-
-def test_two_option_sets_compare_deal_by_deal(ladders: tuple[SkillLadder, SkillLadder, Path]) -> None:
-    base, variant, _ = ladders
-    (change,) = compare_ladders(base, variant)
-    diffs = [b - a for a, b in zip(base.rungs[0].per_deal, variant.rungs[0].per_deal, strict=True)]
-    centre = sum(diffs) / DEALS
-    assert change.difference == pytest.approx(variant.rungs[0].share - base.rungs[0].share) == pytest.approx(centre)
-    half = Z95 * math.sqrt(sum((d - centre) ** 2 for d in diffs) / (DEALS - 1)) / math.sqrt(DEALS)
-    assert (change.low, change.high) == (pytest.approx(centre - half), pytest.approx(centre + half))
-    assert 0 <= change.p <= 1
-    assert change.to_json()["ci95"] == [change.low, change.high] and change.to_json()["base"] == base.rungs[0].to_json()
-    (same,) = compare_ladders(base, base)
-    assert (same.difference, same.low, same.high, same.p, same.flatter) == (0, 0, 0, 1, False)
-    with pytest.raises(ValueError, match="same game, table size, levels, seed and deals"):
-        compare_ladders(base, skill_ladder("barrell", {}, 3, deals=2, seed=4, workers=1))
-
-
-def test_the_renderings_show_each_rung_with_its_interval(ladders: tuple[SkillLadder, SkillLadder, Path]) -> None:
-    base, variant, _ = ladders
-    rung = base.rungs[0]
-    shown = f"{rung.share * 100:.1f} % [{rung.low * 100:.1f}–{rung.high * 100:.1f}]"
-    lines = ladder_lines(base)
-    assert "fair share 33.3 %" in lines[0] and "5 deals" in lines[0]
-    assert lines[2].startswith("  medium over easy (heuristic over random): " + shown)
-    compared = ladder_lines(base, variant)
-    assert compared[2] == "  B: battle_tie=all_tied_win" and compared[3].count("%") == 2
-    html = ladder_html(base, variant)
-    assert html.startswith('<section class="skill-ladder">') and html.count("<th>") == 5 and shown in html
-    assert ladder_html(base).count("<tr>") == 2  # the header and the one rung
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from typing import Any
 from .features import FeatureExtractor
 from .measure import MeasuredGame
 from .plan import Cell, Plan, Variant
+from .skill import SkillLadder
 from .statistics import (
     MEAN_TEST,
     PAIRED_TEST,
@@ -240,6 +241,56 @@ def grid_comparison(
         "file": f"grid-{players}p-{first}-{second}-{agent}.png",
         **compared,
         "interactions": interactions,
+    }
+
+
+def skill_comparison(
+    plan: Plan, players: int, ladders: Mapping[str, SkillLadder], margins: Mapping[str, float] | None = None
+) -> Json:
+    """The skill ladder of every variant at one table size (``ladders``: by variant label, all climbed on the
+    same deals): each rung's share of the stronger level, and each variant's rung against the base's, paired
+    deal by deal, with its interval, test and (given a ``share`` margin) equivalence test. A rung closer to the
+    fair share under a variant means skill counts for less: the game is more random."""
+    base = ladders[plan.base.label]
+    margin = (margins or {}).get("share")
+    rows = [
+        {"variant": v.label, "shown": _shown(v), "rungs": [rung.to_json() for rung in ladders[v.label].rungs]}
+        for v in plan.variants()
+    ]
+    comparisons: list[Json] = []
+    for variant in plan.variants()[1:]:
+        for before, after in zip(base.rungs, ladders[variant.label].rungs, strict=True):
+            difference = paired_difference(before.per_deal, after.per_deal)
+            toward_fair = difference.value < 0 if before.edge >= 0 else difference.value > 0
+            comparisons.append(
+                {
+                    "variant": variant.label,
+                    "measure": f"{after.stronger}'s win share among {after.weaker}",
+                    "kind": "share",
+                    "share": True,
+                    "rung": [after.weaker, after.stronger],
+                    "fair": after.fair,
+                    "base": before.share,
+                    "value": after.share,
+                    "toward_fair": toward_fair,
+                    "difference": difference.to_json(),
+                    "test": PAIRED_TEST,
+                    "p": difference.p,
+                    "bound": equivalence_bound(difference),
+                    "tost": None
+                    if margin is None
+                    else {"margin": margin, "test": TOST_TEST, "p_tost": tost(difference, margin)},
+                }
+            )
+    first = base.rungs[0]
+    return {
+        "players": players,
+        "levels": [first.weaker, *(rung.stronger for rung in base.rungs)],
+        "bots": {r.weaker: r.weaker_bot for r in base.rungs} | {r.stronger: r.stronger_bot for r in base.rungs},
+        "deals": first.deals,
+        "seed": base.seed,
+        "rows": rows,
+        "comparisons": comparisons,
     }
 
 

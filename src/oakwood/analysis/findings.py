@@ -7,6 +7,7 @@ flagged (a balance problem seen only by weak bots may be an artefact of their pl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -19,6 +20,8 @@ TOP_FACTS = 5
 #: A fact is worded as a finding only when both groups (seats with it, seats without) hold at least this share
 #: of the seats: a fact nearly every seat has says little about winning, however small its p-value.
 MIN_GROUP = 0.02
+#: A skill rung whose stronger level wins at least this share is at its ceiling: it can hardly show a change.
+CEILING = 0.95
 
 
 def percent(value: float) -> str:
@@ -159,6 +162,75 @@ def _section(section: Json) -> Iterator[Json]:
     for grid in section.get("grids", []):
         yield from _variants(grid, table)
         yield from _interactions(grid, table)
+    if section.get("skill"):
+        yield from _skill(section["skill"], table)
+
+
+def _ceiling(weaker: str, stronger: str) -> str:
+    return (
+        f"The {stronger} level wins nearly every deal among {weaker}: a rung at its ceiling hides a change; a "
+        "closer rung (--skill-levels) can show one."
+    )
+
+
+def _deals(count: int) -> str:
+    return f"{count} deal" + ("" if count == 1 else "s")
+
+
+def _skill(skill: Json, table: str) -> Iterator[Json]:
+    """The skill ladder: how much the stronger level wins among the weaker under the base options (one finding
+    per rung), then, for each variant, whether it moves a rung toward the fair share (skill counts for less:
+    the game is more random), away from it, or neither (with the equivalence shown when a share margin was
+    given). A variant's finding is about what was varied, so it leads with the others."""
+    players = skill["players"]
+    bots = skill["bots"]
+    base_row, *_ = skill["rows"]
+    for rung in base_row["rungs"]:
+        low, high = rung["ci95"]
+        share = plus_minus({"value": rung["share"], "low": low, "high": high})
+        text = (
+            f"Skill in {table}: one {rung['stronger']} player ({bots[rung['stronger']]}) among "
+            f"{rung['weaker']} players ({bots[rung['weaker']]}) wins {share} (a fair share is "
+            f"{percent(rung['fair'])}), "
+            f"over {_deals(skill['deals'])}, each played with the {rung['stronger']} player at every seat."
+        )
+        if bots[rung["weaker"]] == bots[rung["stronger"]]:
+            text += " Both levels play the same bot here: this rung measures nothing."
+        elif rung["share"] >= CEILING:
+            text += f" {_ceiling(rung['weaker'], rung['stronger'])}"
+        yield _finding(players, "skill ladder", "skill", f"{rung['weaker']}<{rung['stronger']}", text, 2.5)
+    shown = {row["variant"]: row["shown"] for row in skill["rows"]}
+    for row in skill["comparisons"]:
+        change = f"{row['measure']} {percent(row['base'])} → {percent(row['value'])} ({difference_text(row)}"
+        finding = {
+            **_finding(players, "skill ladder", "variant", f"{row['variant']}: skill {'<'.join(row['rung'])}", "", -1),
+            "significant": row["significant"],
+        }
+        if row["significant"]:
+            more_or_less = "less: the game is more random" if row["toward_fair"] else "more"
+            text = (
+                f"{shown[row['variant']]} makes skill count for {more_or_less} in {table}: {change}, "
+                f"{p_is(row['p_adjusted'])} after correction; a fair share is {percent(row['fair'])})."
+            )
+        elif row["tost"] and row["tost"]["equivalent"]:
+            text = (
+                f"{shown[row['variant']]} keeps the skill ladder of {table}: {change}); no change larger than "
+                f"{amount(row, row['tost']['margin'])} (equivalence shown, TOST {p_is(row['tost']['p_adjusted'])} "
+                "after correction)."
+            )
+            finding["rank"] = -0.5
+        else:
+            text = (
+                f"{shown[row['variant']]}, {table}: no change in skill shown: {change}; "
+                f"{p_is(row['p_adjusted'])} after correction). Not showing a difference is not showing there is none."
+            )
+            if max(row["base"], row["value"]) >= CEILING:
+                text += f" {_ceiling(*row['rung'])}"
+            if not row["tost"] and math.isfinite(row["bound"]):
+                bound = amount(row, row["bound"])
+                text += f" These deals could show no change larger than {bound}: give --margin to test it."
+            finding["rank"] = -0.5
+        yield {**finding, "text": text}
 
 
 def _advantage(figures: Json, players: int, table: str, finding: Callable[..., Json]) -> Json:

@@ -161,21 +161,7 @@ def _variant_tables(comparison: Json) -> str:
         labels = {k: k for k in seen} | comparison.get("ending_labels", {})
         rows = [[escape(labels[k])] + [_interval(r["endings"][k]) for r in rows_in] for k in seen]
         parts.append(_table(["How the game ended", *(escape(r["shown"]) for r in rows_in)], rows))
-    rows = [
-        [
-            escape(r["measure"]),
-            _nw(_values(r["variant"])),
-            measured(r, r["base"]),
-            measured(r, r["value"]),
-            _nw(difference_text(r)),
-            _p(r),
-            _equivalence(r),
-        ]
-        for r in comparison["comparisons"]
-    ]
-    parts.append(
-        _table(["Measure", "Variant", "Base", "Variant value", "Difference [95 %]", "Adjusted p", "Equivalence"], rows)
-    )
+    parts.append(_differences_table(comparison["comparisons"]))
     if comparison.get("length_spread"):
         rows = [
             [escape(_values(r["variant"])), *(_nw(_bounds(r[k], signed=True)) for k in ("median", "sd", "iqr"))]
@@ -217,6 +203,52 @@ def _variant_tables(comparison: Json) -> str:
         "correction. Equivalence: the TOST p-value against the margin (bold: no change larger than the margin shown); "
         "— where no margin was given.</p>"
     )
+    return "\n".join(parts)
+
+
+def _differences_table(comparisons: list[Json]) -> str:
+    """Each compared measure of each variant: base and variant values, the difference with its interval, the
+    adjusted p-value and the equivalence test."""
+    rows = [
+        [
+            escape(r["measure"]),
+            _nw(_values(r["variant"])),
+            measured(r, r["base"]),
+            measured(r, r["value"]),
+            _nw(difference_text(r)),
+            _p(r),
+            _equivalence(r),
+        ]
+        for r in comparisons
+    ]
+    head = ["Measure", "Variant", "Base", "Variant value", "Difference [95 %]", "Adjusted p", "Equivalence"]
+    return _table(head, rows)
+
+
+def _skill_tables(skill: Json) -> str:
+    """The skill ladder of a table size: each variant's rungs with their intervals, then each variant's rungs
+    against the base's (paired deal by deal)."""
+    first = skill["rows"][0]["rungs"]
+    bots = skill["bots"]
+    head = ["Variant", *(f"{r['stronger']} among {r['weaker']} [95 %]" for r in first)]
+    rows = [
+        [
+            escape(row["shown"]),
+            *(_interval({"value": r["share"], "low": r["ci95"][0], "high": r["ci95"][1]}) for r in row["rungs"]),
+        ]
+        for row in skill["rows"]
+    ]
+    levels = ", ".join(f"{escape(level)} = {escape(bot)}" for level, bot in bots.items())
+    parts = [
+        f"<h3>Skill ladder ({skill['players']} players)</h3>",
+        f'<p class="note">One seat of the stronger level among the weaker ({levels}), every seat in turn on the '
+        f"same {skill['deals']} deals for every variant (seed {skill['seed']}); a fair share is "
+        f"{percent(1 / skill['players'])}. A variant that brings a rung closer to the fair share makes skill count "
+        "for less: the game is more random.</p>",
+        _table(head, rows),
+    ]
+    if skill["comparisons"]:
+        parts.append(_differences_table(skill["comparisons"]))
     return "\n".join(parts)
 
 
@@ -306,6 +338,8 @@ def write_report(tree: Json, out: Path) -> Path:
             if grid["comparisons"]:
                 body.append(_img(out, f"differences-{grid['file']}", "differences from the base"))
             body.append(_variant_tables({**grid, "ending_labels": tree["labels"]["endings"]}))
+        if section.get("skill"):
+            body.append(_skill_tables(section["skill"]))
     stats = tree["statistics"]
     body.append("<h2>Method</h2>")
     body.append(
@@ -320,6 +354,16 @@ def write_report(tree: Json, out: Path) -> Path:
         "adjusted p-values below 0.05 are in bold. When the game draws its first player at random, the first-player "
         "advantage is measured by place in the turn order, not by seat.</p>"
     )
+    if plan.get("skill"):
+        ladder = plan["skill"]
+        body.append(
+            '<p class="note">Skill ladder: for each pair of consecutive levels '
+            f"({escape(' < '.join(ladder['levels']))}), {ladder['deals']} deals per table size and variant, each "
+            "played once with one seat of the stronger level at each seat in turn among the weaker (duplicate "
+            "deals), the same deals for every variant. A rung's share is the mean over deals with its 95 % normal "
+            "interval over deals; a variant's rung is compared with the base's deal by deal (paired t-test), in the "
+            "same Holm family as the other differences. These games are played by each run, not stored.</p>"
+        )
     margins = plan.get("margins") or {}
     if margins:
         given = ", ".join(f"{escape(k)} ± {v:g}" for k, v in margins.items())

@@ -9,10 +9,11 @@ from typing import Any
 import oakwood
 
 from .features import FeatureExtractor, extractor_key
-from .figures import Json, cell_figures, grid_comparison, variant_comparison
+from .figures import Json, cell_figures, grid_comparison, skill_comparison, variant_comparison
 from .findings import findings
 from .measure import MeasuredGame
 from .plan import Cell, Plan
+from .skill import SkillLadder
 from .statistics import ALPHA, CORRECTION, EQUIVALENCE_CORRECTION, holm
 
 
@@ -24,10 +25,13 @@ def build_report(
     *,
     notes: str = "",
     margins: Mapping[str, float] | None = None,
+    ladders: Mapping[int, Mapping[str, SkillLadder]] | None = None,
 ) -> Json:
     """Every figure of the report over the measured games of every cell (``notes``: the designer's own text,
     shown under the findings; ``margins``: the equivalence margin of each kind of measure, ``share``,
-    ``length``, ``score`` or a game measure's key: none given, no equivalence is tested)."""
+    ``length``, ``score`` or a game measure's key: none given, no equivalence is tested; ``ladders``: the skill
+    ladder of each variant by table size and variant label, none for a size not climbed)."""
+    ladders = ladders or {}
     margins = dict(margins or {})
     sections = []
     for players in plan.players:
@@ -45,7 +49,8 @@ def build_report(
             for first, second in plan.pairs()
             for agent in plan.agents
         ]
-        sections.append({"players": players, "agents": agents, "variants": variants, "grids": grids})
+        skill = skill_comparison(plan, players, ladders[players], margins) if players in ladders else None
+        sections.append({"players": players, "agents": agents, "variants": variants, "grids": grids, "skill": skill})
     tree: Json = {
         "game": plan.game,
         "title": title,
@@ -59,6 +64,7 @@ def build_report(
             "options": plan.base.options,
             "varies": {option: [v.shown for v in variants] for option, variants in plan.varies},
             "grid": bool(plan.combined),
+            "skill": _skill_plan(ladders),
             "margins": margins,
         },
         "labels": {
@@ -80,6 +86,15 @@ def build_report(
     tree["statistics"]["equivalence_tests"] = adjust_equivalence(tree)
     tree["findings"] = findings(tree)
     return tree
+
+
+def _skill_plan(ladders: Mapping[int, Mapping[str, SkillLadder]]) -> Json | None:
+    """What the skill ladders climbed: their levels and deals per rung (none climbed: ``None``)."""
+    for by_variant in ladders.values():
+        for ladder in by_variant.values():
+            first = ladder.rungs[0]
+            return {"levels": [first.weaker, *(r.stronger for r in ladder.rungs)], "deals": first.deals}
+    return None
 
 
 def _tests(node: Any) -> Iterator[Json]:

@@ -5,8 +5,9 @@ stronger level at each seat (duplicate deals, :class:`~oakwood.arena.spec.Simula
 ``duplicate``), so neither the deal nor the seat favours either level. The rung's figure is the stronger
 level's mean win share over the deals, with its 95 % interval over deals
 (:func:`~oakwood.arena.stats.deal_summary`); a fair share is ``1 / players``. Every rung, and both option sets
-of a comparison, play the same deals (the same seed), so two ladders compare deal by deal: a rule change that
-brings a rung closer to the fair share makes skill count for less, the game more random.
+of a comparison, play the same deals (the same seed), so two ladders compare deal by deal (the report's
+:func:`~oakwood.analysis.figures.skill_comparison`): a rule change that brings a rung closer to the fair share
+makes skill count for less, the game more random.
 
 The default ladder is the cheap rung, ``easy`` (random moves) against ``medium`` (the game's heuristic);
 ``hard`` and ``expert`` search (ISMCTS) and cost seconds a game.
@@ -16,13 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
-
-from scipy import stats as sps
 
 from oakwood.agents.levels import LEVELS, level_bot
 from oakwood.arena.backend import Backend
@@ -30,7 +27,7 @@ from oakwood.arena.local import LocalBackend
 from oakwood.arena.recording import GameWriter
 from oakwood.arena.simulate import SimulationStopped, simulate
 from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import Z95, GameRecord, deal_summary
+from oakwood.arena.stats import GameRecord, deal_summary
 from oakwood.engine import load
 from oakwood.store import Store
 
@@ -99,44 +96,9 @@ class SkillLadder:
         }
 
 
-@dataclass(frozen=True)
-class RungChange:
-    """One rung under two option sets: the difference of the stronger level's shares (``other`` less ``base``),
-    paired deal by deal, with its 95 % interval and a paired t-test's two-sided p-value."""
-
-    weaker: str
-    stronger: str
-    base: Rung
-    other: Rung
-    difference: float
-    low: float
-    high: float
-    p: float
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready form (for a report's ``figures.json``)."""
-        return {
-            "weaker": self.weaker,
-            "stronger": self.stronger,
-            "base": self.base.to_json(),
-            "other": self.other.to_json(),
-            "difference": self.difference,
-            "ci95": [self.low, self.high],
-            "p": self.p,
-            "flatter": self.flatter,
-        }
-
-    @property
-    def flatter(self) -> bool:
-        """Whether the other option set brings the rung closer to the fair share, beyond the noise (the interval
-        of the change in edge excludes 0): skill counts for less, luck for more."""
-        if self.base.edge >= 0:
-            return self.high < 0
-        return self.low > 0
-
-
-def _check(game: str, options: Mapping[str, Any], players: int, levels: Sequence[str], deals: int) -> None:
-    """One-line errors for what a ladder cannot be."""
+def check_ladder(game: str, options: Mapping[str, Any], players: int, levels: Sequence[str], deals: int) -> None:
+    """Refuse, with a one-line ``ValueError``, what a ladder cannot be (a table size the game does not take, no
+    deal, unknown or unordered levels)."""
     loaded = load(game, **options)  # an unknown game or option says so itself
     if type(players) is not int or not max(2, loaded.min_players) <= players <= loaded.max_players:
         low = max(2, loaded.min_players)
@@ -174,7 +136,7 @@ def skill_ladder(
     Bad input raises ``ValueError`` (or the game's own option error) in one line.
     """
     chosen = dict(options or {})
-    _check(game, chosen, players, levels, deals)
+    check_ladder(game, chosen, players, levels, deals)
     loaded = load(game, **chosen)
     runner = backend if backend is not None else LocalBackend(workers)
     rungs = []
@@ -234,121 +196,3 @@ def _rung(
         1 / players,
         per_deal,
     )
-
-
-def compare_ladders(base: SkillLadder, other: SkillLadder) -> list[RungChange]:
-    """Each rung of ``other`` against the same rung of ``base``, deal by deal (both must be the same game, table
-    size, levels, seed and number of deals: the same deals, only the options differ)."""
-    same = (base.game, base.players, base.seed) == (other.game, other.players, other.seed)
-    rungs_a = [(r.weaker, r.stronger, r.deals) for r in base.rungs]
-    rungs_b = [(r.weaker, r.stronger, r.deals) for r in other.rungs]
-    if not same or rungs_a != rungs_b:
-        raise ValueError("two skill ladders compare only on the same game, table size, levels, seed and deals")
-    changes = []
-    for a, b in zip(base.rungs, other.rungs, strict=True):
-        diffs = [y - x for x, y in zip(a.per_deal, b.per_deal, strict=True)]
-        count = len(diffs)
-        centre = math.fsum(diffs) / count
-        if count < 2:
-            low, high, p = -1.0, 1.0, 1.0
-        else:
-            sd = math.sqrt(math.fsum((d - centre) ** 2 for d in diffs) / (count - 1))
-            half = Z95 * sd / math.sqrt(count)
-            low, high = centre - half, centre + half
-            p = 1.0 if sd == 0 and centre == 0 else 0.0 if sd == 0 else float(sps.ttest_1samp(diffs, 0.0).pvalue)
-        changes.append(RungChange(a.weaker, a.stronger, a, b, b.share - a.share, low, high, p))
-    return changes
-
-
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f} %"
-
-
-def _interval(rung: Rung) -> str:
-    return f"{_pct(rung.share)} [{rung.low * 100:.1f}–{rung.high * 100:.1f}]"
-
-
-def _p(p: float) -> str:
-    """A p-value as a reader takes it: two figures, scientific notation below 0.001 (never a bare 0)."""
-    if p >= 0.001:
-        return f"p = {p:.2g}"
-    return f"p = {p:.1e}" if p > 0 else "p < 1e-300"
-
-
-def _rung_name(rung: Rung) -> str:
-    bots = f" ({rung.stronger_bot} over {rung.weaker_bot})"
-    same = " — the same bot: this rung measures nothing" if rung.stronger_bot == rung.weaker_bot else ""
-    return f"{rung.stronger} over {rung.weaker}{bots}{same}"
-
-
-def _options_text(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{key}={value}" for key, value in sorted(options.items())) or "base options"
-
-
-def ladder_lines(ladder: SkillLadder, other: SkillLadder | None = None) -> list[str]:
-    """The ladder as terminal lines: each rung's share of the stronger level with its interval and the fair
-    share; with ``other``, both option sets and the change rung by rung."""
-    deals = ladder.rungs[0].deals if ladder.rungs else 0
-    lines = [
-        f"Skill ladder of {ladder.game} at {ladder.players} players: one seat of the stronger level among the "
-        f"weaker, every seat in turn on {deals} deals per rung (fair share {_pct(1 / ladder.players)})"
-    ]
-    if other is None:
-        lines.append(f"  options: {_options_text(ladder.options)}")
-        for rung in ladder.rungs:
-            lines.append(f"  {_rung_name(rung)}: {_interval(rung)} ({rung.edge * 100:+.1f} pt over fair)")
-        return lines
-    lines.append(f"  A: {_options_text(ladder.options)}")
-    lines.append(f"  B: {_options_text(other.options)}")
-    for change in compare_ladders(ladder, other):
-        saturated = change.base.share == change.other.share and change.base.share in (0.0, 1.0)
-        verdict = (
-            "saturated: one level won every deal under both; a closer rung can show a change"
-            if saturated
-            else "flatter under B: skill counts for less"
-            if change.flatter
-            else "no flattening shown"
-            if change.low <= 0 <= change.high
-            else "steeper under B: skill counts for more"
-        )
-        lines.append(
-            f"  {_rung_name(change.base)}: A {_interval(change.base)}, B {_interval(change.other)}; "
-            f"B − A {change.difference * 100:+.1f} pt [{change.low * 100:+.1f}, {change.high * 100:+.1f}], "
-            f"{_p(change.p)} ({verdict})"
-        )
-    return lines
-
-
-def ladder_html(ladder: SkillLadder, other: SkillLadder | None = None) -> str:
-    """The ladder as an HTML fragment (a ``section`` with a table), escaped, for a report page."""
-    deals = ladder.rungs[0].deals if ladder.rungs else 0
-    head = (
-        f"<h3>Skill ladder ({ladder.players} players)</h3><p>One seat of the stronger level among the weaker, "
-        f"every seat in turn on the same {deals} deals per rung; a fair share is {_pct(1 / ladder.players)}. "
-        "A rule change that brings a rung closer to fair makes skill count for less.</p>"
-    )
-    if other is None:
-        header = ["Rung", f"Stronger level's share [95 %] ({escape(_options_text(ladder.options))})", "Over fair"]
-        rows = [[_rung_name(r), _interval(r), f"{r.edge * 100:+.1f} pt"] for r in ladder.rungs]
-    else:
-        header = [
-            "Rung",
-            f"A: {escape(_options_text(ladder.options))}",
-            f"B: {escape(_options_text(other.options))}",
-            "B − A [95 %]",
-            "Paired t-test",
-        ]
-        rows = [
-            [
-                _rung_name(c.base),
-                _interval(c.base),
-                _interval(c.other),
-                f"{c.difference * 100:+.1f} pt [{c.low * 100:+.1f}, {c.high * 100:+.1f}]",
-                _p(c.p),
-            ]
-            for c in compare_ladders(ladder, other)
-        ]
-    cells = "".join(f"<th>{h}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(v)}</td>" for v in row) + "</tr>" for row in rows)
-    table = f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
-    return f'<section class="skill-ladder">{head}{table}</section>'

@@ -7,6 +7,7 @@ import functools
 import itertools
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -32,9 +33,13 @@ from .storing import open_database, progress_bar
 if TYPE_CHECKING:  # the workbench (matplotlib, scipy) is imported only when a report is made
     from oakwood.analysis.features import FeatureExtractor
     from oakwood.analysis.plan import Plan, Variant
+    from oakwood.analysis.skill import SkillLadder
 
 #: Games per cell when ``--games`` is not given.
 DEFAULT_GAMES = 2000
+#: Games of a cell per deal of the skill ladder when ``--skill-deals`` is not given: the ladder grows with the
+#: cells (100 deals at the default 2000 games), at about a tenth of their games.
+GAMES_PER_SKILL_DEAL = 20
 #: The most variants (the base, each value alone, every combination) a table size and agent may play: a grid
 #: grows as the product of its options' value counts.
 MAX_VARIANTS = 36
@@ -80,6 +85,25 @@ def analyze(
             "(win and ending shares; 0.03 is 3 points; a bare number is a share margin), length (actions), score "
             "(points) or one of the game's measures. Repeatable; none given, no equivalence is tested.",
             metavar="KIND=X",
+        ),
+    ] = None,
+    skill_deals: Annotated[
+        str | None,
+        typer.Option(
+            "--skill-deals",
+            help=f"Deals per rung of the skill ladder, at each table size and variant (default: one per "
+            f"{GAMES_PER_SKILL_DEAL} games of a cell; 0: no ladder). Each deal is played once with a stronger bot at "
+            "each seat in turn among weaker ones.",
+            metavar="N",
+        ),
+    ] = None,
+    skill_levels: Annotated[
+        str | None,
+        typer.Option(
+            "--skill-levels",
+            help="The skill ladder's levels, weakest first (default easy,medium; hard and expert search: seconds a "
+            "game).",
+            metavar="A,B,…",
         ),
     ] = None,
     option: OptionOpt = None,
@@ -128,6 +152,7 @@ def analyze(
         plan = _plan(loaded, sizes, names, total, base_seed, option or [], vary or [])
         extractor = _extractor(loaded)
         margins = _margins(margin or [], extractor)
+        ladder = _ladder(loaded, plan, skill_deals, skill_levels)
         notes_text = "" if notes is None else read_value_file(f"--notes {shorten(notes)}", notes)
         target = out_dir if out_dir is not None else Path(f"oakwood-report-{loaded.name}")
         _make_folder(target)
@@ -136,7 +161,7 @@ def analyze(
     with contextlib.closing(store):
         with friendly_errors():
             runner = connect_backend(where, scheduler, processes)
-        code = _run(out, store, plan, runner, processes, extractor, target, notes_text, margins)
+        code = _run(out, store, plan, runner, processes, extractor, target, notes_text, margins, ladder)
     if code:
         raise typer.Exit(code)
 
@@ -149,9 +174,11 @@ class CellLines:
         self.console, self.cells, self.enabled = console, cells, enabled
         self.restart()
 
-    def restart(self) -> None:
-        """Count cells and time from here (the measuring pass after the playing one)."""
+    def restart(self, cells: int | None = None) -> None:
+        """Count cells (of ``cells``, if given) and time from here (the measuring pass after the playing one)."""
         self.count, self.since = 0, time.monotonic()
+        if cells is not None:
+            self.cells = cells
 
     def done(self, verb: str, label: str, games: int) -> None:
         """A cell is finished: say so, with its games and the time since the last line."""
@@ -279,6 +306,46 @@ def _combinations(
     return found
 
 
+@dataclass(frozen=True)
+class Ladder:
+    """The skill ladder a run climbs: its levels (weakest first), deals per rung and table sizes."""
+
+    levels: tuple[str, ...]
+    deals: int
+    sizes: tuple[int, ...]
+
+    def games(self, variants: int) -> int:
+        """How many games the ladder plays over ``variants`` variants."""
+        return variants * self.deals * (len(self.levels) - 1) * sum(self.sizes)
+
+
+def _ladder(game: Game[Any], plan: Plan, deals_text: str | None, levels_text: str | None) -> Ladder | None:
+    """``--skill-deals`` and ``--skill-levels``: the ladder to climb at every table size of two or more players
+    (none: 0 deals, or only solo tables)."""
+    from oakwood.analysis.skill import DEFAULT_LEVELS, check_ladder
+
+    deals = (
+        max(1, plan.games // GAMES_PER_SKILL_DEAL)
+        if deals_text is None
+        else values.whole_number("--skill-deals", deals_text, minimum=0, maximum=values.MAX_GAMES)
+    )
+    levels = (
+        DEFAULT_LEVELS
+        if levels_text is None
+        else tuple(part.strip() for part in levels_text.split(",") if part.strip())
+    )
+    sizes = tuple(p for p in plan.players if p >= 2)
+    if deals == 0 or not sizes:
+        return None
+    try:
+        check_ladder(game.name, plan.base.options, sizes[0], levels, deals)
+    except ValueError as exc:
+        raise CliInputError(f"--skill-levels {quote(shorten(','.join(levels)))}: {exc}") from None
+    for level in levels:
+        make_agent(game, level)  # a level that cannot be built here fails now, not after the games
+    return Ladder(levels, deals, sizes)
+
+
 def _margins(texts: list[str], extractor: FeatureExtractor) -> dict[str, float]:
     """``--margin``: the equivalence margin of each kind of measure (``share=0.03``, ``length=2``; a bare number
     is a share margin)."""
@@ -338,7 +405,59 @@ def variant_lines(tree: dict[str, Any]) -> list[str]:
                 if row["variant"] in differences:
                     text += f"; against the base: {', '.join(differences[row['variant']])}"
                 lines.append(text)
+        if section.get("skill"):
+            lines.extend(_skill_lines(section["skill"]))
     return lines
+
+
+def _skill_lines(skill: dict[str, Any]) -> list[str]:
+    """A table size's skill ladder in short: each variant's rungs, and their differences from the base."""
+    from oakwood.analysis.findings import difference_text, percent
+
+    table = "solo" if skill["players"] == 1 else f"{skill['players']} players"
+    lines = [f"skill ladder · {table} · {_count(skill['deals'], 'deal')} (95 % intervals)"]
+    differences: dict[str, list[str]] = {}
+    for row in skill["comparisons"]:
+        differences.setdefault(row["variant"], []).append(difference_text(row))
+    for row in skill["rows"]:
+        rungs = "; ".join(
+            f"{r['stronger']} among {r['weaker']} {percent(r['share'])} [{percent(r['ci95'][0])}, "
+            f"{percent(r['ci95'][1])}]"
+            for r in row["rungs"]
+        )
+        text = f"  {row['shown']}: {rungs}"
+        if row["variant"] in differences:
+            text += f"; against the base: {', '.join(differences[row['variant']])}"
+        lines.append(text)
+    return lines
+
+
+def _climb(
+    plan: Plan, ladder: Ladder, runner: Backend, progress: Any, lines: CellLines
+) -> dict[int, dict[str, SkillLadder]]:
+    """Climb the skill ladder of every variant at every table size, on the plan's seed (the same deals for every
+    variant); these games are not stored (a ladder plays mixed levels on duplicate deals, not a cell's games)."""
+    from oakwood.analysis.skill import skill_ladder
+
+    variants = plan.variants()
+    task = progress.add_task("Skill ladder", total=ladder.games(len(variants)))
+    lines.restart(len(ladder.sizes) * len(variants))
+    climbed: dict[int, dict[str, SkillLadder]] = {}
+    for players in ladder.sizes:
+        for variant in variants:
+            climbed.setdefault(players, {})[variant.label] = skill_ladder(
+                plan.game,
+                variant.options,
+                players,
+                levels=ladder.levels,
+                deals=ladder.deals,
+                seed=plan.seed,
+                backend=runner,
+                on_progress=functools.partial(progress.advance, task),
+            )
+            games = ladder.deals * players * (len(ladder.levels) - 1)
+            lines.done("climbed the skill ladder of", f"{players}p · {variant.label}", games)
+    return climbed
 
 
 def _extractor(game: Game[Any]) -> FeatureExtractor:
@@ -367,8 +486,9 @@ def _run(
     target: Path,
     notes: str,
     margins: dict[str, float],
+    ladder: Ladder | None,
 ) -> int:
-    """Play what is missing, measure every game, write the report; the exit code."""
+    """Play what is missing, measure every game, climb the skill ladders, write the report; the exit code."""
     from oakwood.analysis.html import write_report
     from oakwood.analysis.report import build_report
     from oakwood.analysis.runner import locate, measured_games, play_missing
@@ -405,6 +525,7 @@ def _run(
                 advance = functools.partial(progress.advance, task)
                 measured[w.cell] = measured_games(store, plan, w, workers=workers, on_progress=advance)
                 lines.done("measured", w.cell.label, plan.games)
+            ladders = _climb(plan, ladder, runner, progress, lines) if ladder is not None else {}
     except SimulationStopped as stop:
         again = "run the same command again to play the rest (nothing stored is played twice)"
         if stop.interrupted:
@@ -427,7 +548,7 @@ def _run(
         close = getattr(runner, "close", None)
         if close is not None:
             close()
-    tree = build_report(plan, title, measured, extractor, notes=notes, margins=margins)
+    tree = build_report(plan, title, measured, extractor, notes=notes, margins=margins, ladders=ladders)
     path = write_report(tree, target)
     # the question asked first: every finding about what was varied and the variant tables in short; then the
     # six most important other findings
