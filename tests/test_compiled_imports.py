@@ -27,7 +27,7 @@ BUILD_ENVIRONMENT = {"oakwood", "mypy_extensions", "typing_extensions"}
 
 def imported_roots(path: Path) -> set[str]:
     """The top-level packages a module imports (relative imports are Oakwood's own)."""
-    roots = set()
+    roots: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
             roots.update(alias.name.split(".")[0] for alias in node.names)
