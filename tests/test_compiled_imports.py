@@ -40,6 +40,7 @@ def test_compiled_modules_import_nothing_the_isolated_build_lacks() -> None:
     sources = form.compiled_sources(SOURCE)
     assert any(path.name == "nutty_direct.py" for path in sources)
     assert any(path.name == "squarrels_direct.py" for path in sources)
+    assert any(path.name == "barrell_direct.py" for path in sources)
     outside = {
         path.relative_to(SOURCE).as_posix(): sorted(
             root for root in imported_roots(path) if root not in sys.stdlib_module_names | BUILD_ENVIRONMENT

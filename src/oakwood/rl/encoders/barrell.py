@@ -10,7 +10,6 @@ field's meaning (battle scores may be negative); flags and one-hots are 0 or 1.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, cast
 
@@ -19,7 +18,7 @@ from numpy.typing import NDArray
 
 from oakwood.engine import Game, State
 from oakwood.games.barrell.actions import GIFTABLE_CARDS
-from oakwood.games.barrell.cards import BIT, DECK_SIZE, HAND_SIZE, NAMES, RANK, SUIT
+from oakwood.games.barrell.cards import DECK_SIZE, HAND_SIZE, NAMES
 from oakwood.games.barrell.phases import (
     HEARTS,
     JOKERS,
@@ -30,21 +29,24 @@ from oakwood.games.barrell.phases import (
     PLAY_PHASE,
     SWAP_PHASE,
 )
-from oakwood.games.barrell.view import _SEES
+from oakwood.rl.encoders.barrell_direct import (
+    BATTLE_SCALE,
+    HAND_COUNT,
+    HAND_COUNTS,
+    MULLIGAN_LIMIT,
+    RANK_COUNT,
+    SCORE_SCALE,
+    SUIT_COUNT,
+    WINS_TO_WIN,
+    BarrellDirect,
+)
 from oakwood.rl.tensors import DECISIONS, UNBOUNDED, UNIT, Encoder, Layout, relative_seats, seat_blocks
 
 if TYPE_CHECKING:
-    from oakwood.games.barrell.game import Barrell
     from oakwood.games.barrell.state import BarrellState
 
 PHASES = (MULLIGAN_PHASE, PLAY_PHASE, SWAP_PHASE, JOKERS, HEARTS, KING_OF_HEARTS_PHASE, KING_OF_SPADES_PHASE, OVER)
 CARDS_TEXT = "54 cards in id order (A–K of clubs, diamonds, hearts, spades; red, black Joker)"
-WINS_TO_WIN = 2  # the first player to win 2 battles wins (rules "Barrell")
-BATTLE_SCALE = 10  # battles are counted in tens
-SCORE_SCALE = 40  # a battle score in forties (ten numbered cards, an Ace at 11, a King of Clubs)
-MULLIGAN_LIMIT = 3  # at most three cards set aside (BR-4)
-SUIT_COUNT = 5  # clubs, diamonds, hearts, spades, and the Jokers as a fifth "suit"
-RANK_COUNT = 14  # A … K, and the Jokers
 CARDS_PER_SUIT = 13.0  # the most cards of one suit (the two Jokers make a "suit" of 2): a hand's suit count bound
 CARDS_PER_RANK = 4.0  # the most cards of one rank (two Jokers): a hand's rank count bound
 
@@ -76,25 +78,6 @@ SEAT_NUMBERS = (
 #: adds nothing. A card is in one place once, so a set's mask is the sum of its cards' bits.
 CARD_BIT: dict[str | None, int] = {name: 1 << card for card, name in enumerate(NAMES)} | {None: 0}
 ALL_CARDS = (1 << DECK_SIZE) - 1
-HAND_COUNTS = SUIT_COUNT + RANK_COUNT  # hand_suits, then hand_ranks
-#: A card name's share of the hand counts, one byte per count: a 1 in its suit's byte (the Jokers last) and
-#: a 1 in its rank's byte (after the suits; the Jokers last). The sum over a hand, as HAND_COUNTS little-endian
-#: bytes, is the counts themselves (no count reaches 256).
-HAND_COUNT: dict[str, int] = {
-    name: 1 << 8 * (SUIT[card] if SUIT[card] >= 0 else SUIT_COUNT - 1)
-    | 1 << 8 * (SUIT_COUNT + (RANK[card] - 1 if RANK[card] else RANK_COUNT - 1))
-    for card, name in enumerate(NAMES)
-}
-#: ``_HAND_COUNTS[k][b]``: the hand counts (as ``HAND_COUNT`` sums them) of the cards ``8k … 8k+7`` whose bits are set
-#: in the byte ``b`` (seven bytes hold the 54 cards).
-_HAND_COUNTS = tuple(
-    tuple(
-        sum(HAND_COUNT[NAMES[8 * k + i]] for i in range(8) if b >> i & 1 and 8 * k + i < DECK_SIZE) for b in range(256)
-    )
-    for k in range(7)
-)
-_C0, _C1, _C2, _C3, _C4, _C5, _C6 = _HAND_COUNTS
-_NO_COUNTS = bytes(HAND_COUNTS)
 _slot_card = itemgetter("card")
 _slot_face_up = itemgetter("face_up")
 
@@ -281,6 +264,32 @@ class BarrellEncoder(Encoder):
             for me in range(n)
         ]
         self._rels = [relative_seats(me, n) for me in range(n)]
+        #: The direct path's tables, held by the compiled ``barrell_direct`` (see its docstring).
+        self._direct = BarrellDirect(
+            self.players,
+            self._rels,
+            self._flags,
+            self._phase,
+            self._decision,
+            self._hand,
+            self._discard,
+            self._queen_zone,
+            self._cancelled,
+            self._aside,
+            self._terminal,
+            self._jack_of_diamonds,
+            self._provisional_known,
+            self._battle_scores_known,
+            self._my_gift,
+            self.split_gifts,
+            self._gift_slots,
+            self.drawn_limit,
+            self._blocks,
+            self.covered_slots,
+            self._covered,
+            self._deck,
+            self._unseen,
+        )
 
     def encode(self, observation: Mapping[str, Any]) -> NDArray[np.float32]:
         """The tensor of one observation (a new array).
@@ -447,161 +456,9 @@ class BarrellEncoder(Encoder):
         return ones, numbers, covered_slots
 
     def _state_entries(self, state: BarrellState, seat: int | None) -> tuple[int, list[float], list[tuple[int, float]]]:
-        """What :meth:`_entries` returns for ``state.observe(seat)``, read from the state's fields as
-        ``oakwood.games.barrell.view.observe`` reads them (card ids are the masks' bits, so a card set's mask is
-        the state's own mask, or the sum of its cards' bits)."""
-        n = self.players
-        me = 0 if seat is None else seat
-        rel = self._rels[me]
-        flags = self._flags
-        phase = state.phase
-        viewer = state.all_seats if seat is None else 1 << seat
-        # The cards the viewer sees: those whose ``known`` mask includes every viewing seat (as observe finds them).
-        sees = sum(compress(BIT, bytes(state.known).translate(_SEES[viewer])))
-        hands = state.hands
-        aside = state.aside
-        over = phase == OVER
-        hand = 0 if seat is None else hands[seat]
-        seen = hand
-        ones = (
-            self._phase[phase]
-            | self._decision["none" if over else "turn" if state.active >= 0 else "commit"]
-            | flags["seat_first"][rel[state.first]]
-            | hand << self._hand
-        )
-        discard = state.discard
-        if discard:
-            mask = sum(map(BIT.__getitem__, discard))
-            seen |= mask
-            ones |= mask << self._discard
-        queen_zone = state.queen_zone
-        if queen_zone:
-            mask = sum(map(BIT.__getitem__, queen_zone))
-            seen |= mask
-            ones |= mask << self._queen_zone
-        if state.jacks_void:
-            seen |= state.jacks_void
-            ones |= state.jacks_void << self._cancelled
-        if seat is not None and aside[seat]:
-            seen |= aside[seat]
-            ones |= aside[seat] << self._aside
-        if over:
-            ones |= self._terminal
-        if state.jd_active:
-            ones |= self._jack_of_diamonds
-        provisional = state.provisional_scores
-        if provisional is not None:
-            ones |= self._provisional_known
-        battle_scores = state.battle_scores
-        if battle_scores is not None:
-            ones |= self._battle_scores_known
-        hearts = phase == HEARTS
-        if seat is not None and hearts:
-            if state.gift_target[seat] >= 0:
-                ones |= 1 << self._my_gift + rel[state.gift_target[seat]]
-            if self.split_gifts:
-                mine = state.to_give[seat]
-                for card, target in state.card_target.items():
-                    if mine & BIT[card]:
-                        ones |= 1 << self._gift_slots[NAMES[card]] + rel[target]
-        to_act = flags["seat_to_act"]
-        for s in state.to_act():
-            ones |= to_act[rel[s]]
-        if state.active >= 0:
-            ones |= flags["seat_active"][rel[state.active]]
-        if over:
-            winner = flags["seat_winner"]
-            for s in state._winners():
-                ones |= winner[rel[s]]
-        battle_winner = flags["seat_battle_winner"]
-        for s in state.battle_winners:
-            ones |= battle_winner[rel[s]]
-        passed = state.passed
-        if passed:
-            passed_flag = flags["seat_passed"]
-            for s in range(n):
-                if passed >> s & 1:
-                    ones |= passed_flag[rel[s]]
-        hidden_aside = phase == MULLIGAN_PHASE and cast("Barrell", state.game).simultaneous_mulligan
-        if hidden_aside:
-            hidden = flags["seat_aside_hidden"]
-            for s in range(n):
-                if s != seat:
-                    ones |= hidden[rel[s]]
-        need = state.need
-        if need:
-            must_commit = flags["seat_must_commit"]
-            done = flags["seat_committed"]
-            committed = state.committed
-            for s in range(n):
-                if need >> s & 1:
-                    ones |= must_commit[rel[s]]
-                    if committed >> s & 1:
-                        ones |= done[rel[s]]
-
-        numbers: list[float] = [
-            min(state.battle / BATTLE_SCALE, 1.0),
-            state.drawn_streak / self.drawn_limit,
-            len(state.deck) / DECK_SIZE,
-        ]
-        if hand:
-            b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")
-            counts = _C0[b0] + _C1[b1] + _C2[b2] + _C3[b3] + _C4[b4] + _C5[b5] + _C6[b6]
-            numbers += counts.to_bytes(HAND_COUNTS, "little")
-        else:
-            numbers += _NO_COUNTS
-        numbers.append(hand.bit_count() / HAND_SIZE)
-        wins = state.wins
-        face_up = state.face_up
-        shown = face_up | sees
-        fields = state.fields
-        bit_of = BIT.__getitem__
-        recall = state.recall
-        to_give = state.to_give
-        for s, field_at, known_at, recalled_at, to_give_at in self._blocks[me]:
-            field = fields[s]
-            in_field = sum(map(bit_of, field))  # a card is in one place once: the sum is the field's mask
-            field_mask = in_field & shown
-            seen |= field_mask
-            ones |= field_mask << field_at
-            held = hands[s]
-            if hidden_aside and s != seat:
-                held |= aside[s]  # the cards set aside are still hidden among the hand
-                aside_size = 0.0
-            else:
-                aside_size = aside[s].bit_count() / MULLIGAN_LIMIT
-            known = held & sees
-            if known:
-                seen |= known
-                ones |= known << known_at
-            if recall[s]:
-                seen |= recall[s]
-                ones |= recall[s] << recalled_at
-            if hearts and to_give[s]:
-                seen |= to_give[s]
-                ones |= to_give[s] << to_give_at
-            numbers += (  # SEAT_NUMBERS
-                wins[s] / WINS_TO_WIN,
-                held.bit_count() / HAND_SIZE,
-                aside_size,
-                0 if provisional is None else provisional[s] / SCORE_SCALE,
-                0 if battle_scores is None else battle_scores[s] / SCORE_SCALE,
-                len(field) / HAND_SIZE,
-                (in_field & face_up).bit_count() / HAND_SIZE,
-                (len(field) - field_mask.bit_count()) / HAND_SIZE,
-            )
-        covered_slots = []
-        if self.covered_slots and state.jd_active:
-            covered_cards = 0
-            cover = state.jd_cover
-            for s, field in enumerate(fields):
-                before = sum(map(bit_of, field)) & cover
-                covered_cards |= before & shown
-                covered_slots.append((rel[s], before.bit_count() / HAND_SIZE))
-            seen |= covered_cards
-            ones |= covered_cards << self._covered
-        ones |= (self._deck ^ seen) << self._unseen
-        return ones, numbers, covered_slots
+        """What :meth:`_entries` returns for ``state.observe(seat)``, read from the state's fields by the compiled
+        ``barrell_direct``."""
+        return self._direct.entries(state, seat)
 
 
 def encoder(game: Game[Any], players: int) -> Encoder:
