@@ -218,6 +218,8 @@ def _skill(skill: Json, table: str) -> Iterator[Json]:
                 f"{amount(row, row['tost']['margin'])} (equivalence shown, TOST {p_is(row['tost']['p_adjusted'])} "
                 "after correction)."
             )
+            if max(row["base"], row["value"]) >= CEILING:
+                text += f" {_ceiling(*row['rung'])}"
             finding["rank"] = -0.5
         else:
             text = (
