@@ -72,6 +72,11 @@ def unstarted(table: Table) -> bool:
     return table.seq == 0 and not table.over
 
 
+def new_table_id() -> str:
+    """A fresh table id: 64 random bits, URL-safe."""
+    return secrets.token_urlsafe(8)
+
+
 def check_name(name: str) -> str:
     """A display name, trimmed; refused if empty, too long or made of control characters."""
     cleaned = " ".join(name.split())
@@ -159,9 +164,11 @@ class Registry:
         turn_seconds: float | None,
         seed: int | None = None,
         client: str | None = None,
+        table_id: str | None = None,
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token.
-        ``client`` is the address of whoever asked (None: this machine), which :class:`TableLimits` bound."""
+        ``client`` is the address of whoever asked (None: this machine), which :class:`TableLimits` bound;
+        ``table_id`` the table's id if the caller chose it (a server of several claims it first), else a new one."""
         if client is not None:
             self._check_client(client)
         if len(self.rooms) >= MAX_TABLES:
@@ -198,7 +205,7 @@ class Registry:
         except StoreError as exc:
             raise TableError("store", f"the table could not be stored: {exc}") from None
         table = Table(
-            id=secrets.token_urlsafe(8),
+            id=table_id or new_table_id(),
             game=game,
             state=state,
             seats=[Seat(kind=HUMAN) if entry == HUMAN else Seat(kind=BOT, level=entry) for entry in seats],
@@ -306,6 +313,13 @@ class Registry:
             except (OakwoodError, StoreError, ValueError) as exc:
                 logger.warning("table %s (game %d) cannot be resumed: %s", stored.id, stored.game_id, exc)
         return restored
+
+    def resume(self, stored: WebTable) -> Room:
+        """Rebuild one unfinished table from the store and open it (another server held it; see
+        :mod:`.cluster`): its room, not yet planned. :class:`OakwoodError`, :class:`StoreError` or
+        ``ValueError`` if its moves no longer replay."""
+        self._restore(stored)
+        return self.rooms[stored.id]
 
     def _restore(self, stored: WebTable) -> None:
         row = self.store.get_game(stored.game_id)
