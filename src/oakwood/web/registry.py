@@ -89,6 +89,15 @@ def check_name(name: str) -> str:
     return cleaned
 
 
+async def join(room: Room, name: str, seat: int | None) -> dict[str, Any]:
+    """Seat ``name`` at ``room``'s table (at ``seat`` if given): the answer of ``POST /api/tables/{id}/join``."""
+    if seat is not None and not 0 <= seat < len(room.table.seats):
+        raise TableError("bad_request", f"there is no seat {seat + 1} at this table")
+    number, token = room.table.take_seat(check_name(name), seat)
+    await room.changed()
+    return {"table": room.table.summary(), "seat": number, "token": token}
+
+
 class Registry:
     """The tables of one server, by id."""
 

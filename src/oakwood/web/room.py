@@ -47,6 +47,9 @@ OUTBOX_FRAMES = 64
 OUTBOX_CHARS = 1 << 20
 #: The close code of a connection that fell behind (the client reconnects, as after any close but 4404).
 FELL_BEHIND = 4008
+#: The close code of a connection whose table another server process holds now (``oakwood serve --redis``):
+#: the client reconnects and is carried to it.
+MOVED = 4010
 #: How long the close frame of a connection that fell behind may wait for its reader (seconds).
 HANG_UP_SECONDS = 60.0
 

@@ -1,0 +1,203 @@
+"""``oakwood serve --redis``: several processes on one store and one Redis serve every table as one service.
+
+Real processes, a real ``redis-server`` on a Unix socket of the test's folder, real WebSockets: a player on
+each process plays one game to its end; the owner of a table is killed with SIGKILL mid-game and another
+process takes it over from the store, the clients resume and no acknowledged move is lost; Redis itself is
+killed and restarted mid-game.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from oakwood.engine import load
+from oakwood.store import open_store
+from tests.web.cluster_helpers import (
+    RedisServer,
+    act,
+    closed_with,
+    hello,
+    next_update,
+    node,
+    start_redis,
+    ws_url,
+)
+from tests.web.served import Served
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A fresh ``redis-server`` for one test, killed after it."""
+    server = start_redis(tmp_path / "redis")
+    yield server
+    server.stop()
+
+
+def table_ids(served: Served) -> list[str]:
+    """The ids of the tables the lobby of ``served`` lists."""
+    return [t["id"] for t in httpx.get(f"{served.base}/api/tables", timeout=10).json()["tables"]]
+
+
+def owner_of(redis_url: str, table_id: str) -> str | None:
+    """The node id holding ``table_id``'s lease."""
+    import redis
+
+    with redis.Redis.from_url(redis_url, decode_responses=True) as client:
+        owner = client.get(f"oakwood:table:{table_id}:owner")
+    return None if owner is None else str(owner)
+
+
+def stored_seed(db: str, game_id: int) -> int:
+    """The seed the store keeps for ``game_id``."""
+    with open_store(db) as store:
+        return int(store.get_game(game_id).seed)
+
+
+def play_both(a: ClientConnection, a_update: dict[str, Any], b: ClientConnection, b_update: dict[str, Any]) -> None:
+    """Two people at two processes play their first legal moves until the game is over (each reading its own
+    socket; whoever must act does)."""
+    updates = {0: a_update, 1: b_update}
+    sockets = {0: a, 1: b}
+    while not (updates[0]["observation"]["terminal"] and updates[1]["observation"]["terminal"]):
+        moved = False
+        for who in (0, 1):
+            update = updates[who]
+            if update["legal"] and not update["observation"]["terminal"]:
+                act(sockets[who], update)
+                moved = True
+                updates[who] = next_update(sockets[who])
+        if not moved:  # nobody can act on what they saw: the other's update is on its way
+            for who in (0, 1):
+                if updates[who]["seq"] < max(u["seq"] for u in updates.values()):
+                    updates[who] = next_update(sockets[who])
+                    break
+            else:
+                updates[0] = next_update(sockets[0])
+    assert updates[0]["seq"] == updates[1]["seq"]
+    assert updates[0]["table"]["status"] == "finished"
+
+
+def test_two_processes_serve_one_table_with_a_player_on_each(tmp_path: Path, redis_server: RedisServer) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    one = node(tmp_path, redis_server.url, db, "one")
+    two = node(tmp_path, redis_server.url, db, "two")
+    try:
+        body = {"game": "barrell", "players": 2, "seats": ["human", "human"], "name": "Ann"}
+        created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+        table_id = created["table"]["id"]
+        # the lobby of either process lists it; the second person joins at the other process
+        assert table_ids(one) == [table_id] and table_ids(two) == [table_id]
+        joined = httpx.post(f"{two.base}/api/tables/{table_id}/join", json={"name": "Bob"}, timeout=10)
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == 1 and joined.json()["table"]["status"] == "paused"  # full, nobody connected yet
+        seen = httpx.get(f"{two.base}/api/tables/{table_id}", timeout=10).json()
+        assert [seat["name"] for seat in seen["seats"]] == ["Ann", "Bob"]
+        with (
+            connect(ws_url(one, table_id)) as ann,
+            connect(ws_url(two, table_id)) as bob,
+            connect(ws_url(two, table_id)) as watcher,
+        ):
+            ann_first, bob_first = hello(ann, created["token"]), hello(bob, joined.json()["token"])
+            spectator = hello(watcher, None)
+            assert (ann_first["seat"], bob_first["seat"], spectator["seat"]) == (0, 1, None)
+            # each update is the owner's view of that one seat: Bob, relayed, sees his own hand and nothing of
+            # Ann's; the relayed spectator sees no hand at all
+            game = load("barrell")
+            truth = game.new_state(2, stored_seed(db, created["table"]["game_id"]))
+            assert bob_first["observation"] == truth.observe(1) and ann_first["observation"] == truth.observe(0)
+            assert bob_first["observation"]["hand"] != ann_first["observation"]["hand"]
+            assert spectator["observation"]["hand"] is None
+            play_both(ann, ann_first, bob, bob_first)
+            last = next_update(watcher)
+            while not last["observation"]["terminal"]:
+                last = next_update(watcher)
+            assert last["seat"] is None and last["legal"] == []
+        # the game is stored once, finished, and the lobby of both processes moved it to the history
+        with open_store(db) as store:
+            stored = store.get_game(created["table"]["game_id"])
+            assert stored.finished
+        for served in (one, two):
+            lobby = httpx.get(f"{served.base}/api/tables", timeout=10).json()
+            assert lobby["tables"] == [] and lobby["history"][0]["id"] == table_id
+    finally:
+        one.stop()
+        two.stop()
+
+
+def position_after(db: str, game_id: int, moves: int, seat: int) -> dict[str, Any]:
+    """What ``seat`` saw of stored game ``game_id`` after its first ``moves`` moves."""
+    with open_store(db) as store:
+        stored = store.get_game(game_id)
+    game = load(stored.game, **stored.options)
+    state = game.new_state(stored.players, int(stored.seed))
+    for who, index in stored.actions[:moves]:
+        state.apply(who, game.decode(index))
+    observed: dict[str, Any] = state.observe(seat)
+    return observed
+
+
+def play(ws: ClientConnection, update: dict[str, Any], moves: int | None) -> dict[str, Any]:
+    """Play the first legal move ``moves`` times (None: to the end); the last update, whose moves were all
+    acknowledged (an update comes only after the owner stored the move)."""
+    played = 0
+    while not update["observation"]["terminal"] and (moves is None or played < moves):
+        if update["legal"]:
+            act(ws, update)
+            played += 1
+        update = next_update(ws)
+    return update
+
+
+def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    one, two, three = (node(tmp_path, redis_server.url, db, name) for name in ("one", "two", "three"))
+    try:
+        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+        table_id, game_id, token = created["table"]["id"], created["table"]["game_id"], created["token"]
+        with connect(ws_url(two, table_id)) as ann, connect(ws_url(one, table_id)) as watcher:
+            before = play(ann, hello(ann, token), moves=6)  # Ann at process two, relayed to the owner, one
+            hello(watcher, None)  # a spectator at the owner itself
+            assert owner_of(redis_server.url, table_id) is not None
+            assert not before["observation"]["terminal"]
+            killed = time.monotonic()
+            one.process.send_signal(signal.SIGKILL)
+            one.process.wait(10)
+            # the relay hangs Ann up once the table has moved; the spectator lost its process
+            assert closed_with(ann) == 4010
+            assert closed_with(watcher) is not None
+        # Ann reconnects as a browser does (to any process), the spectator to another one
+        with connect(ws_url(two, table_id)) as ann, connect(ws_url(three, table_id)) as watcher:
+            again = hello(ann, token)
+            resumed = time.monotonic() - killed
+            assert again["seat"] == 0 and again["seq"] >= before["seq"]
+            if again["seq"] == before["seq"]:
+                assert again["observation"] == before["observation"]  # exactly where Ann left it
+            watched = hello(watcher, None)
+            assert watched["seat"] is None and watched["observation"]["hand"] is None
+            last = play(ann, again, moves=None)  # the bot, at its new owner, plays on to the end
+        assert last["table"]["status"] == "finished"
+        # every move acknowledged before the kill is in the store, in order, as Ann saw it
+        assert position_after(db, game_id, before["seq"], 0) == before["observation"]
+        with open_store(db) as store:
+            stored = store.get_game(game_id)
+        assert stored.finished and stored.replay().play().observe(0) == last["observation"]
+        new_owner = owner_of(redis_server.url, table_id)
+        assert new_owner is not None
+        print(f"SIGKILL to the table resumed at another process: {resumed:.2f} s")
+    finally:
+        for served in (one, two, three):
+            if served.process.poll() is None:
+                served.stop()
