@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from oakwood.engine import load
@@ -201,3 +202,89 @@ def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
         for served in (one, two, three):
             if served.process.poll() is None:
                 served.stop()
+
+
+def seat_summary(served: Served, table_id: str, seat: int) -> dict[str, Any]:
+    """Seat ``seat`` as the lobby summary of ``table_id`` at ``served`` shows it."""
+    summary: dict[str, Any] = httpx.get(f"{served.base}/api/tables/{table_id}", timeout=10).json()
+    return dict(summary["seats"][seat])
+
+
+def wait_for(check: Any, what: str, seconds: float = 30) -> None:
+    """Poll ``check()`` until it is true (a condition reached through other processes); fail naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.1)
+
+
+def test_a_killed_relay_s_player_counts_as_gone_and_a_bot_covers_the_seat(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    one = node(tmp_path, redis_server.url, db, "one", "--absent-seconds", "1")
+    two = node(tmp_path, redis_server.url, db, "two", "--absent-seconds", "1")
+    try:
+        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+        table_id = created["table"]["id"]
+        with connect(ws_url(two, table_id)) as ws:  # Ann, relayed by two to the owner, one
+            play(ws, hello(ws, created["token"]), moves=2)
+            wait_for(lambda: seat_summary(one, table_id, 0)["connected"], "Ann shown connected")
+            two.process.send_signal(signal.SIGKILL)  # the relay dies without a goodbye
+            two.process.wait(10)
+        # the owner notices the relay is gone: Ann is away, and after the absence clock her bot plays on
+        wait_for(lambda: seat_summary(one, table_id, 0)["covered"], "a bot covering Ann's seat")
+        assert not seat_summary(one, table_id, 0)["connected"]
+        with connect(ws_url(one, table_id)) as again:
+            update = hello(again, created["token"])
+            assert update["seat"] == 0 and not update["table"]["seats"][0]["covered"]  # back: her bot stops
+            last = play(again, update, moves=None)
+        assert last["table"]["status"] == "finished"
+    finally:
+        for served in (one, two):
+            if served.process.poll() is None:
+                served.stop()
+
+
+def test_redis_restarted_mid_game_the_service_recovers_and_nothing_acknowledged_is_lost(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    one = node(tmp_path, redis_server.url, db, "one")
+    two = node(tmp_path, redis_server.url, db, "two")
+    try:
+        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+        table_id, game_id, token = created["table"]["id"], created["table"]["game_id"], created["token"]
+        with connect(ws_url(two, table_id)) as ann:
+            before = play(ann, hello(ann, token), moves=4)
+            redis_server.stop()  # SIGKILL: Redis forgets everything (nothing is saved)
+            time.sleep(1.5)  # longer than the lease: no process may trust its hold on the table now
+            health = httpx.get(f"{two.base}/healthz", timeout=10)
+            assert health.status_code == 503 and health.json()["error"] == "Redis does not answer"
+            lobby = httpx.get(f"{two.base}/api/tables", timeout=10)
+            assert lobby.status_code == 503 and lobby.json()["error"]["code"] == "unavailable"
+            restarted = start_redis(redis_server.socket.parent)
+            redis_server.process = restarted.process
+            assert closed_with(ann) == 4010  # the relayed socket may have missed frames: it reconnects
+        deadline = time.monotonic() + 30
+        while True:  # as a browser does: reconnect until the table answers
+            try:
+                with connect(ws_url(two, table_id)) as ann:
+                    again = hello(ann, token)
+                    assert again["seq"] >= before["seq"]
+                    if again["seq"] == before["seq"]:
+                        assert again["observation"] == before["observation"]
+                    last = play(ann, again, moves=None)
+                    break
+            except (AssertionError, ConnectionClosed):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        assert last["table"]["status"] == "finished"
+        assert position_after(db, game_id, before["seq"], 0) == before["observation"]
+        assert httpx.get(f"{one.base}/healthz", timeout=10).status_code == 200
+    finally:
+        one.stop()
+        two.stop()

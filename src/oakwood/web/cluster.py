@@ -62,6 +62,11 @@ def lease_key(table_id: str) -> str:
     return f"{PREFIX}:table:{table_id}:owner"
 
 
+def alive_key(node: str) -> str:
+    """The Redis key that exists while ``node`` runs (renewed at each heartbeat, like a lease)."""
+    return f"{PREFIX}:node:{node}:alive"
+
+
 def node_channel(node: str) -> str:
     """The pub/sub channel a node listens on: messages for the tables it owns, frames for the sockets it relays."""
     return f"{PREFIX}:node:{node}"
@@ -133,6 +138,9 @@ class Relayed:
     owner: str
     local: Client
     websocket: WebSocket
+    #: when a message was forwarded that no frame has answered yet (every message the owner gets is answered
+    #: by a frame): a message lost on the way (pub/sub keeps nothing) is noticed, and the socket reconnects
+    asked_at: float | None = None
 
 
 class Cluster:
@@ -157,6 +165,10 @@ class Cluster:
         self._published: dict[str, str] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._lobby_due = False
+        #: whether this node's channel is subscribed now (a cut is noticed by the listener or by a failed
+        #: heartbeat, whichever comes first; the relayed state is dropped once both work again)
+        self._listening = False
+        self._cut = False
         self._pending: set[asyncio.Task[Any]] = set()
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
@@ -181,6 +193,7 @@ class Cluster:
         owned = list(self.registry.rooms)
         await self.registry.close()
         with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(alive_key(self.node))
             for (node, conn), _ in list(self._remote.items()):
                 await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -310,7 +323,13 @@ class Cluster:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.tick()
-            except (RedisError, StoreError, OSError) as exc:
+                if self._cut and self._listening:
+                    self._cut = False
+                    await self._after_cut()
+            except (RedisError, OSError) as exc:
+                self._cut = True
+                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
+            except StoreError as exc:
                 logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
             except Exception:  # one bad tick must not stop the next ones
                 logger.exception("cluster heartbeat failed")
@@ -321,9 +340,10 @@ class Cluster:
         owned = list(self.registry.rooms)
         sent = time.monotonic()
         async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(alive_key(self.node), "1", px=self._lease_ms)
             for table_id in owned:
                 await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms], client=pipe)
-            renewed = await pipe.execute()
+            renewed = (await pipe.execute())[1:]
         for table_id, ok in zip(owned, renewed, strict=True):
             if ok:
                 self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
@@ -344,10 +364,29 @@ class Cluster:
                     owners[table_id] = self.node
             else:  # over, or gone, and its owner left no lease: nobody will write it again
                 await self.redis.hdel(LOBBY, table_id)
+        now = time.monotonic()
         for conn, relay in list(self._relayed.items()):
             now_at = owners.get(relay.table_id, self.node if relay.table_id in self.registry.rooms else None)
-            if now_at != relay.owner:
+            unanswered = relay.asked_at is not None and now - relay.asked_at > CALL_SECONDS
+            if now_at != relay.owner or unanswered:
                 self._hang_up(conn, MOVED)
+        await self._forget_dead_relays()
+
+    async def _forget_dead_relays(self) -> None:
+        """Close the relayed connections of nodes that stopped running (killed: they never said goodbye), so a
+        player who was behind one counts as gone and a bot covers their seat after the absence clock."""
+        relays = sorted({node for node, _ in self._remote})
+        if not relays:
+            return
+        alive = await self.redis.mget([alive_key(node) for node in relays])
+        dead = {node for node, flag in zip(relays, alive, strict=True) if flag is None}
+        for key, (table_id, client) in list(self._remote.items()):
+            if key[0] in dead:
+                del self._remote[key]
+                client.stop()
+                room = self.registry.rooms.get(table_id)
+                if room is not None:
+                    await room.disconnect(client)
 
     def _unfinished_tables(self) -> list[WebTable]:
         return self.registry.store.web_tables(unfinished_only=True)
@@ -430,11 +469,16 @@ class Cluster:
 
     async def _listen(self, ready: asyncio.Event) -> None:
         """Read this node's channel for as long as the server runs (resubscribing after Redis comes back)."""
+        cut = False
         while True:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(node_channel(self.node))
                     ready.set()
+                    if cut:
+                        cut = False
+                        await self._after_cut()
+                    self._listening = True
                     while True:
                         message = await pubsub.get_message(timeout=1.0)
                         if message is not None and message.get("type") == "message":
@@ -443,14 +487,32 @@ class Cluster:
                 raise
             except (RedisError, OSError) as exc:
                 logger.warning("the cluster channel was cut (listening again in 0.5 s): %s", exc)
+                cut, self._listening = True, False
                 await asyncio.sleep(0.5)
             except Exception:  # a bad message must not stop the node from listening
                 logger.exception("a cluster message could not be handled")
+
+    async def _after_cut(self) -> None:
+        """This node's channel was cut (Redis restarted, or the network): pub/sub keeps nothing for a listener
+        that was away, so a relayed socket may have missed frames and a relayed connection's goodbye may have
+        been lost. Every relayed socket is hung up (its client reconnects and is sent the whole position) and
+        every connection relayed to this node's tables is let go (its relay hangs it up too)."""
+        logger.info("the cluster channel is back: %d relayed sockets reconnect", len(self._relayed))
+        for conn in list(self._relayed):
+            self._hang_up(conn, MOVED)
+        for key, (table_id, client) in list(self._remote.items()):
+            del self._remote[key]
+            client.stop()
+            room = self.registry.rooms.get(table_id)
+            if room is not None:
+                await room.disconnect(client)
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         op = message.get("op")
         if op == "frame":
             relay = self._relayed.get(message["conn"])
+            if relay is not None:
+                relay.asked_at = None
             if relay is not None and not relay.local.post(message["text"]):
                 logger.info("a relayed connection to table %s fell behind and was closed", relay.table_id)
         elif op == "hangup":
@@ -542,7 +604,8 @@ class Cluster:
         are written from an outbox of the same limits as a local connection's."""
         conn = secrets.token_hex(8)
         local = Client(websocket)
-        self._relayed[conn] = Relayed(table_id, owner, local, websocket)
+        relay = Relayed(table_id, owner, local, websocket)
+        self._relayed[conn] = relay
         opened = False
         try:
             await self.publish(owner, {"op": "open", "table": table_id, "conn": conn, "from": self.node})
@@ -565,6 +628,8 @@ class Cluster:
                     local.post(encode({"type": "pong"}))
                     continue
                 forwarded = data if isinstance(data, str) else data.decode()
+                if relay.asked_at is None:
+                    relay.asked_at = time.monotonic()
                 await self.publish(owner, {"op": "msg", "table": table_id, "conn": conn, "from": self.node,
                                            "data": forwarded})  # fmt: skip
         except WebSocketDisconnect:
