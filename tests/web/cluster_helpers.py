@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from oakwood.store import open_store
 from tests.web.served import Served, serve
 
 REDIS_SERVER = "redis-server"
@@ -80,6 +83,23 @@ def node(folder: Path, redis_url: str, db: str, name: str, *flags: str) -> Serve
     """One ``oakwood serve --redis`` process of a test's cluster (bots at once, in threads)."""
     return serve(folder, "--redis", redis_url, "--lease-seconds", LEASE, "--bot-processes", "0", *flags, db=db,
                  name=name)  # fmt: skip
+
+
+def nodes(folder: Path, redis_url: str, db: str, names: Sequence[str], *flags: str) -> list[Served]:
+    """Several nodes started at once (each takes seconds to import and open the store), once the store's schema
+    is there: processes that find a new database at the same moment would each try to create it."""
+    open_store(db).close()
+    with ThreadPoolExecutor(len(names)) as pool:
+        return list(pool.map(lambda name: node(folder, redis_url, db, name, *flags), names))
+
+
+def stop_all(served: Sequence[Served]) -> None:
+    """SIGTERM every node still running, all at once, and wait for each."""
+    running = [one for one in served if one.process.poll() is None]
+    for one in running:
+        one.process.send_signal(signal.SIGTERM)
+    for one in running:
+        one.stop()
 
 
 def ws_url(served: Served, table_id: str) -> str:

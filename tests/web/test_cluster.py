@@ -27,8 +27,9 @@ from tests.web.cluster_helpers import (
     closed_with,
     hello,
     next_update,
-    node,
+    nodes,
     start_redis,
+    stop_all,
     ws_url,
 )
 from tests.web.served import Served
@@ -90,8 +91,7 @@ def play_both(a: ClientConnection, a_update: dict[str, Any], b: ClientConnection
 
 def test_two_processes_serve_one_table_with_a_player_on_each(tmp_path: Path, redis_server: RedisServer) -> None:
     db = f"sqlite:///{tmp_path / 'shared.db'}"
-    one = node(tmp_path, redis_server.url, db, "one")
-    two = node(tmp_path, redis_server.url, db, "two")
+    one, two = nodes(tmp_path, redis_server.url, db, ["one", "two"])
     try:
         body = {"game": "barrell", "players": 2, "seats": ["human", "human"], "name": "Ann"}
         created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
@@ -131,8 +131,7 @@ def test_two_processes_serve_one_table_with_a_player_on_each(tmp_path: Path, red
             lobby = httpx.get(f"{served.base}/api/tables", timeout=10).json()
             assert lobby["tables"] == [] and lobby["history"][0]["id"] == table_id
     finally:
-        one.stop()
-        two.stop()
+        stop_all([one, two])
 
 
 def position_after(db: str, game_id: int, moves: int, seat: int) -> dict[str, Any]:
@@ -163,9 +162,9 @@ def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
     db = f"sqlite:///{tmp_path / 'shared.db'}"
-    one, two, three = (node(tmp_path, redis_server.url, db, name) for name in ("one", "two", "three"))
+    one, two, three = nodes(tmp_path, redis_server.url, db, ["one", "two", "three"])
     try:
-        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
         created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
         table_id, game_id, token = created["table"]["id"], created["table"]["game_id"], created["token"]
         with connect(ws_url(two, table_id)) as ann, connect(ws_url(one, table_id)) as watcher:
@@ -199,9 +198,7 @@ def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
         assert new_owner is not None
         print(f"SIGKILL to the table resumed at another process: {resumed:.2f} s")
     finally:
-        for served in (one, two, three):
-            if served.process.poll() is None:
-                served.stop()
+        stop_all([one, two, three])
 
 
 def seat_summary(served: Served, table_id: str, seat: int) -> dict[str, Any]:
@@ -222,10 +219,9 @@ def test_a_killed_relay_s_player_counts_as_gone_and_a_bot_covers_the_seat(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
     db = f"sqlite:///{tmp_path / 'shared.db'}"
-    one = node(tmp_path, redis_server.url, db, "one", "--absent-seconds", "1")
-    two = node(tmp_path, redis_server.url, db, "two", "--absent-seconds", "1")
+    one, two = nodes(tmp_path, redis_server.url, db, ["one", "two"], "--absent-seconds", "1")
     try:
-        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
         created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
         table_id = created["table"]["id"]
         with connect(ws_url(two, table_id)) as ws:  # Ann, relayed by two to the owner, one
@@ -242,19 +238,16 @@ def test_a_killed_relay_s_player_counts_as_gone_and_a_bot_covers_the_seat(
             last = play(again, update, moves=None)
         assert last["table"]["status"] == "finished"
     finally:
-        for served in (one, two):
-            if served.process.poll() is None:
-                served.stop()
+        stop_all([one, two])
 
 
 def test_redis_restarted_mid_game_the_service_recovers_and_nothing_acknowledged_is_lost(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
     db = f"sqlite:///{tmp_path / 'shared.db'}"
-    one = node(tmp_path, redis_server.url, db, "one")
-    two = node(tmp_path, redis_server.url, db, "two")
+    one, two = nodes(tmp_path, redis_server.url, db, ["one", "two"])
     try:
-        body = {"game": "barrell", "players": 2, "seats": ["human", "medium"], "name": "Ann"}
+        body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
         created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
         table_id, game_id, token = created["table"]["id"], created["table"]["game_id"], created["token"]
         with connect(ws_url(two, table_id)) as ann:
@@ -286,5 +279,4 @@ def test_redis_restarted_mid_game_the_service_recovers_and_nothing_acknowledged_
         assert position_after(db, game_id, before["seq"], 0) == before["observation"]
         assert httpx.get(f"{one.base}/healthz", timeout=10).status_code == 200
     finally:
-        one.stop()
-        two.stop()
+        stop_all([one, two])
