@@ -16,9 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from oakwood.cli.main import app
 from oakwood.engine import load
 from oakwood.store import open_store
 from tests.web.cluster_helpers import (
@@ -32,7 +34,7 @@ from tests.web.cluster_helpers import (
     stop_all,
     ws_url,
 )
-from tests.web.served import Served
+from tests.web.served import Served, free_port
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -43,6 +45,30 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server = start_redis(tmp_path / "redis")
     yield server
     server.stop()
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("localhost:6379", "a Redis URL starts with redis://, rediss:// or unix://"),
+        ("http://localhost:6379", "a Redis URL starts with redis://, rediss:// or unix://"),
+        ("unix:///nonexistent/redis.sock", "Redis does not answer"),
+    ],
+)
+def test_a_redis_that_is_not_one_or_does_not_answer_is_refused_in_one_line(tmp_path: Path, url: str, said: str) -> None:
+    command = ["serve", "--redis", url, "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(free_port())]
+    result = runner.invoke(app, command, env={"COLUMNS": "200"})
+    assert result.exit_code != 0 and f"--redis {url}: {said}" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("lease", ["0", "-1", "soon", "601"])
+def test_a_lease_that_is_not_a_duration_is_refused(lease: str) -> None:
+    result = runner.invoke(app, ["serve", "--lease-seconds", lease], env={"COLUMNS": "200"})
+    assert result.exit_code != 0 and "--lease-seconds" in result.output and "Traceback" not in result.output
 
 
 def table_ids(served: Served) -> list[str]:
