@@ -8,9 +8,11 @@ killed and restarted mid-game.
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from oakwood.cli.main import app
-from oakwood.engine import load
+from oakwood.engine import Decision, load
 from oakwood.store import open_store
 from tests.web.cluster_helpers import (
     RedisServer,
@@ -30,6 +32,7 @@ from tests.web.cluster_helpers import (
     hello,
     next_update,
     nodes,
+    receive,
     start_redis,
     stop_all,
     ws_url,
@@ -304,5 +307,111 @@ def test_redis_restarted_mid_game_the_service_recovers_and_nothing_acknowledged_
         assert last["table"]["status"] == "finished"
         assert position_after(db, game_id, before["seq"], 0) == before["observation"]
         assert httpx.get(f"{one.base}/healthz", timeout=10).status_code == 200
+    finally:
+        stop_all([one, two])
+
+
+def until(ws: ClientConnection, done: Any) -> dict[str, Any]:
+    """Read updates on ``ws`` until one satisfies ``done``."""
+    while True:
+        update = next_update(ws)
+        if done(update):
+            return update
+
+
+def steps_to(decision: Decision, options: dict[str, Any], seed: int) -> int:
+    """How many first-legal moves lead a 3-player S'Quarrels deal to its first ``decision`` (the engine alone)."""
+    state = load("squarrels", **options).new_state(3, seed)
+    for step in range(500):
+        if state.decision is decision:
+            return step
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    raise AssertionError(f"no {decision} in this deal")
+
+
+def squarrels_table(
+    one: Served, two: Served, options: dict[str, Any], seed: int
+) -> tuple[str, list[str], list[Served]]:
+    """Three people at a S'Quarrels table created at ``one``: Ann there, the two others joining at ``two``
+    (and playing through it, relayed). The id, the tokens, and where each seat connects."""
+    body = {"game": "squarrels", "players": 3, "seats": ["human"] * 3, "name": "P1", "options": options, "seed": seed}
+    created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+    table_id, tokens = created["table"]["id"], [created["token"]]
+    for n in (2, 3):
+        joined = httpx.post(f"{two.base}/api/tables/{table_id}/join", json={"name": f"P{n}"}, timeout=10)
+        tokens.append(joined.json()["token"])
+    return table_id, tokens, [one, two, two]
+
+
+def to_decision(sockets: list[ClientConnection], latest: list[dict[str, Any]], moves: int) -> None:
+    """Play ``moves`` first-legal moves, each by the first seat that may act, reading every socket up."""
+    for _ in range(moves):
+        seq = latest[0]["seq"]
+        seat = next(s for s, update in enumerate(latest) if update["legal"])
+        time.sleep(0.05)
+        sockets[seat].send(json.dumps({"type": "act", "seq": seq, "action": latest[seat]["legal"][0]["index"]}))
+        for s, ws in enumerate(sockets):
+            latest[s] = until(ws, lambda u, seq=seq: u["seq"] == seq + 1)
+
+
+def all_connected(sockets: list[ClientConnection], latest: list[dict[str, Any]]) -> None:
+    """Read each socket up to the update that shows every player connected."""
+    for s, ws in enumerate(sockets):
+        if not all(seat["connected"] for seat in latest[s]["table"]["seats"]):
+            latest[s] = until(ws, lambda u: all(seat["connected"] for seat in u["table"]["seats"]))
+
+
+def test_a_race_and_a_commit_across_processes_resolve_exactly_once(tmp_path: Path, redis_server: RedisServer) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    one, two = nodes(tmp_path, redis_server.url, db, ["one", "two"])
+    try:
+        # the Hoard race: seats 0 (at the owner) and 1 (relayed) slap for the same pile at once
+        options = {"single_round": True, "hoard_race": "realtime", "hoard_race_window_s": 30.0}
+        table_id, tokens, where = squarrels_table(one, two, options, seed=0)
+        with ExitStack() as stack:
+            sockets = [stack.enter_context(connect(ws_url(at, table_id))) for at in where]
+            latest = [hello(ws, token) for ws, token in zip(sockets, tokens, strict=True)]
+            all_connected(sockets, latest)
+            to_decision(sockets, latest, steps_to(Decision.RACE, options, 0))
+            assert latest[0]["observation"]["decision"] == "race"
+            seq = latest[0]["seq"]
+            for seat in (1, 0):
+                slap = next(m["index"] for m in latest[seat]["legal"] if m["notation"] == "slap")
+                sockets[seat].send(json.dumps({"type": "act", "seq": seq, "action": slap}))
+            won = until(sockets[2], lambda u: u["seq"] == seq + 1)
+            grabs = [e for e in won["events"] if e["kind"] == "hoard_won"]
+            assert len(grabs) == 1 and grabs[0]["seat"] in (0, 1)
+            loser = 1 - grabs[0]["seat"]
+            late = receive(sockets[loser])
+            while late["type"] == "update":  # the loser's slap came too late: refused
+                late = receive(sockets[loser])
+            assert late["code"] in ("stale", "not_your_turn")
+            time.sleep(1.0)  # let anything else the race might wrongly bring reach the store
+        with open_store(db) as store:
+            stored = next(g for g in store.web_tables() if g.id == table_id)
+            actions = store.get_game(stored.game_id).actions
+        assert len(actions) == seq + 1  # the race resolved once: one slap stored, the other refused
+
+        # a Quarrel: two seats, at two processes, commit to the same question; both answers count
+        table_id, tokens, where = squarrels_table(one, two, {"single_round": True}, seed=2)
+        with ExitStack() as stack:
+            sockets = [stack.enter_context(connect(ws_url(at, table_id))) for at in where]
+            latest = [hello(ws, token) for ws, token in zip(sockets, tokens, strict=True)]
+            all_connected(sockets, latest)
+            to_decision(sockets, latest, steps_to(Decision.COMMIT, {"single_round": True}, 2))
+            choosing = [s for s, update in enumerate(latest) if update["legal"]]
+            assert len(choosing) >= 2 and {0, 1} & set(choosing) and set(choosing) - {0}
+            seq = latest[0]["seq"]
+            for seat in choosing:
+                time.sleep(0.05)
+                sockets[seat].send(json.dumps({"type": "act", "seq": seq, "action": latest[seat]["legal"][0]["index"]}))
+            after = until(sockets[0], lambda u: u["seq"] == seq + len(choosing))
+            quarrel = after["observation"]["quarrel"]
+            assert not quarrel or set(choosing) <= set(quarrel["committed"]), "every answer was taken, once"
+        with open_store(db) as store:
+            stored = next(g for g in store.web_tables() if g.id == table_id)
+            answered = [seat for seat, _ in store.get_game(stored.game_id).actions[seq : seq + len(choosing)]]
+        assert sorted(answered) == sorted(choosing)
     finally:
         stop_all([one, two])
