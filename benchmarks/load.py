@@ -83,7 +83,10 @@ class Memory:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            self.sample()
+            try:
+                self.sample()
+            except (OSError, RuntimeError):  # the process is gone (--kill-after): its last sample stands
+                return
 
     def sample(self) -> None:
         """Read the resident set once."""
@@ -295,7 +298,7 @@ def main() -> None:
                         break
                     except httpx.HTTPError:
                         time.sleep(0.1)
-            cpu_before, started = sum(cpu_seconds(s.pid) for s in servers), time.monotonic()
+            cpu_before, started = [cpu_seconds(s.pid) for s in servers], time.monotonic()
             memories = [Memory(server.pid) for server in servers]
             for one in memories:
                 one.__enter__()
@@ -306,7 +309,8 @@ def main() -> None:
                     with contextlib.suppress(Exception):  # a killed process has no /proc entry any more
                         one.__exit__()
             elapsed = time.monotonic() - started
-            cpu = sum(cpu_seconds(s.pid) for s in servers if s.poll() is None) - cpu_before
+            # a killed process's CPU is gone with it: the sum is the survivors'
+            cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True) if s.poll() is None)
         finally:
             for server in servers:
                 if server.poll() is None:
