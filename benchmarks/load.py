@@ -316,7 +316,12 @@ def main() -> None:
                 if server.poll() is None:
                     server.send_signal(signal.SIGINT)  # a graceful stop (a profiled server writes its stats)
             for server in servers:
-                server.wait(timeout=30)
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    print(f"a server did not stop within 30 s of SIGINT: killed (pid {server.pid})", file=sys.stderr)
+                    server.kill()
+                    server.wait()
             if redis is not None:
                 redis.kill()
                 redis.wait()

@@ -90,7 +90,13 @@ def nodes(folder: Path, redis_url: str, db: str, names: Sequence[str], *flags: s
     is there: processes that find a new database at the same moment would each try to create it."""
     open_store(db).close()
     with ThreadPoolExecutor(len(names)) as pool:
-        return list(pool.map(lambda name: node(folder, redis_url, db, name, *flags), names))
+        starting = [pool.submit(node, folder, redis_url, db, name, *flags) for name in names]
+    started = [future.result() for future in starting if future.exception() is None]
+    failed = [future.exception() for future in starting if future.exception() is not None]
+    if failed:  # none is left running behind a failed test
+        stop_all(started)
+        raise failed[0]  # type: ignore[misc]
+    return started
 
 
 def stop_all(served: Sequence[Served]) -> None:

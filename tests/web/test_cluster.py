@@ -415,3 +415,16 @@ def test_a_race_and_a_commit_across_processes_resolve_exactly_once(tmp_path: Pat
         assert sorted(answered) == sorted(choosing)
     finally:
         stop_all([one, two])
+
+
+def test_a_node_whose_redis_is_gone_still_stops_cleanly_on_sigterm(tmp_path: Path, redis_server: RedisServer) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    (one,) = nodes(tmp_path, redis_server.url, db, ["one"])
+    body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
+    created = httpx.post(f"{one.base}/api/tables", json=body, timeout=10).json()
+    with connect(ws_url(one, created["table"]["id"])) as ann:
+        hello(ann, created["token"])
+        redis_server.stop()
+        time.sleep(1.5)  # the heartbeat and the listener have met the missing Redis
+        assert one.stop() == 0  # within Served.stop's 15 s, with a connection still open
+    assert "Traceback" not in one.output()

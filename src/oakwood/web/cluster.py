@@ -51,6 +51,9 @@ CALL_SECONDS = 5.0
 #: stops writing before the key can have expired in Redis.
 TRUSTED_SHARE = 0.8
 
+#: The longest each step of a stop may take (the listener's end, the hand-over, closing Redis), in seconds.
+STOP_SECONDS = 3.0
+
 # Extend the lease only if it is still ours (a lease that lapsed and was claimed by another stays theirs).
 RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
 # Give the lease up only if it is ours.
@@ -104,8 +107,10 @@ class HeldGame(LiveGame):
     def sync(self, state: State) -> None:
         """Save the moves as :meth:`LiveGame.sync` does, only while this node holds the table."""
         if not self.cluster.holds(self.table_id):
-            self.cluster.lose_soon(self.table_id)
-            raise StoreError("this server no longer holds the table (it moves to another): reconnect")
+            # the last renewal is too old to trust (this process was slow, or Redis is away): renew now, and
+            # let the table go only if the lease turns out to be lost; this move is refused either way
+            self.cluster.renew_soon(self.table_id)
+            raise StoreError("this server cannot be sure it still holds the table: try again in a moment")
         try:
             super().sync(state)
         except GameMoved:
@@ -169,6 +174,8 @@ class Cluster:
         #: heartbeat, whichever comes first; the relayed state is dropped once both work again)
         self._listening = False
         self._cut = False
+        self._stopping = False
+        self._renewing: set[str] = set()
         self._pending: set[asyncio.Task[Any]] = set()
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
@@ -185,23 +192,28 @@ class Cluster:
     async def stop(self) -> None:
         """Stop the heartbeat and the listener, close this node's rooms, and give their leases up at once, so
         the other nodes take the tables over at their next heartbeat rather than after the lease time."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded: a stop must never hang on a Redis that went away
+            await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
         owned = list(self.registry.rooms)
         await self.registry.close()
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(alive_key(self.node))
-            for (node, conn), _ in list(self._remote.items()):
-                await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for table_id in owned:
-                    await self._release(keys=[lease_key(table_id)], args=[self.node], client=pipe)
-                await pipe.execute()
         self._valid_until.clear()
-        await self.redis.aclose()
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self._hand_over(owned), STOP_SECONDS)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self.redis.aclose(), STOP_SECONDS)
+
+    async def _hand_over(self, owned: list[str]) -> None:
+        """Say this node is gone, move the connections relayed to it, and release its leases."""
+        await self.redis.delete(alive_key(self.node))
+        for (node, conn), _ in list(self._remote.items()):
+            await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in owned:
+                await self._release(keys=[lease_key(table_id)], args=[self.node], client=pipe)
+            await pipe.execute()
 
     # ------------------------------------------------------------------ leases
     def holds(self, table_id: str) -> bool:
@@ -244,6 +256,26 @@ class Cluster:
         """Guard the stored game of a room this node now owns."""
         table = room.table
         table.live = HeldGame(table.live, self, table.id)
+
+    def renew_soon(self, table_id: str) -> None:
+        """Renew the lease of ``table_id`` once the current step is done; let the table go if it was lost."""
+        if table_id not in self._renewing:
+            self._renewing.add(table_id)
+            self._soon(self._renew_now(table_id))
+
+    async def _renew_now(self, table_id: str) -> None:
+        try:
+            sent = time.monotonic()
+            renewed = await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms])
+        except (RedisError, OSError) as exc:
+            logger.warning("the lease of table %s could not be renewed: %s", table_id, exc)
+            return
+        finally:
+            self._renewing.discard(table_id)
+        if renewed:
+            self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
+        else:
+            await self._let_go(table_id)
 
     def lose_soon(self, table_id: str) -> None:
         """This node cannot write ``table_id`` any more: let it go once the current step is done."""
@@ -319,7 +351,7 @@ class Cluster:
     async def _heartbeat(self) -> None:
         """Run :meth:`tick` every third of the lease time while the server runs; a failure (Redis or the store
         away) is logged and the next tick tries again."""
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.tick()
@@ -470,7 +502,7 @@ class Cluster:
     async def _listen(self, ready: asyncio.Event) -> None:
         """Read this node's channel for as long as the server runs (resubscribing after Redis comes back)."""
         cut = False
-        while True:
+        while not self._stopping:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(node_channel(self.node))
@@ -479,7 +511,7 @@ class Cluster:
                         cut = False
                         await self._after_cut()
                     self._listening = True
-                    while True:
+                    while not self._stopping:
                         message = await pubsub.get_message(timeout=1.0)
                         if message is not None and message.get("type") == "message":
                             await self._dispatch(json.loads(message["data"]))
