@@ -125,6 +125,8 @@ class Load:
         self.killed_at: float | None = None
         #: seconds from the kill to each table's first update after its client reconnected
         self.resumed: list[float] = []
+        #: connections closed with 4010 (the table moved to another process) and reconnected
+        self.moved = 0
         self._turn = 0
 
     def _next(self, avoid: int | None = None) -> int:
@@ -180,12 +182,15 @@ class Load:
                             move = {"type": "act", "seq": message["seq"], "action": message["legal"][0]["index"]}
                             await ws.send(json.dumps(move))
                     return
-            except (ConnectionClosed, InvalidStatus, OSError):
-                if self.killed_at is None:
+            except (ConnectionClosed, InvalidStatus, OSError) as exc:
+                moved = isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code == 4010
+                if self.killed_at is None and not moved:
                     raise
+                if moved:
+                    self.moved += 1
                 # the process was killed, or the table moved (4010): reconnect as a browser does; a move sent
                 # and never answered was never acknowledged, so it is dropped (the next update asks again)
-                if cut is None:
+                if cut is None and self.killed_at is not None:
                     cut = time.monotonic()
                 sent_at.clear()
                 if at in self.dead:
@@ -332,7 +337,8 @@ def main() -> None:
     print(
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
     )
-    print(f"games finished {load.games}, errors {len(load.errors)} {sorted(set(load.errors))}")
+    errors = f"errors {len(load.errors)} {sorted(set(load.errors))}, moved (4010) {load.moved}"
+    print(f"games finished {load.games}, {errors}")
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
     print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
     if args.expert_tables:

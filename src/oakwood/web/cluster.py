@@ -51,6 +51,12 @@ CALL_SECONDS = 5.0
 #: stops writing before the key can have expired in Redis.
 TRUSTED_SHARE = 0.8
 
+#: What starts a frame relayed to a socket on a node's channel (every other message is a JSON object, ``{``),
+#: followed by the connection's id of :data:`CONN_CHARS` characters and the frame's text.
+FRAME = "F"
+CONN_CHARS = 16
+#: The most connections a node opens to Redis (its channel's listener has one more of its own).
+REDIS_CONNECTIONS = 32
 #: The longest each step of a stop may take (the listener's end, the hand-over, closing Redis), in seconds.
 STOP_SECONDS = 3.0
 
@@ -127,7 +133,9 @@ class RemoteSender:
 
     async def send_text(self, data: str) -> None:
         """Publish one frame for the relayed connection."""
-        await self.cluster.publish(self.node, {"op": "frame", "conn": self.conn, "text": data})
+        # a frame is most of what crosses Redis: sent as it is behind a marker and the connection's id, never
+        # wrapped in (and escaped into) another JSON document
+        await self.cluster.redis.publish(node_channel(self.node), f"{FRAME}{self.conn}{data}")
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         """Ask the relay to close the connection with ``code``."""
@@ -154,7 +162,12 @@ class Cluster:
     def __init__(self, registry: Registry, url: str, lease_seconds: float = 5.0) -> None:
         self.registry = registry
         self.url = url
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        # a bounded pool whose commands wait for a free connection: hundreds of tables publishing at once must
+        # queue, not fail (redis-py's unbounded default refused with "Too many connections" under load)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=CALL_SECONDS
+        )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self.node = secrets.token_hex(8)
         self.lease_seconds = lease_seconds
         self._lease_ms = max(1, round(lease_seconds * 1000))
@@ -514,7 +527,11 @@ class Cluster:
                     while not self._stopping:
                         message = await pubsub.get_message(timeout=1.0)
                         if message is not None and message.get("type") == "message":
-                            await self._dispatch(json.loads(message["data"]))
+                            data = message["data"]
+                            if data.startswith(FRAME):
+                                self._frame(data[1 : 1 + CONN_CHARS], data[1 + CONN_CHARS :])
+                            else:
+                                await self._dispatch(json.loads(data))
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
@@ -539,15 +556,18 @@ class Cluster:
             if room is not None:
                 await room.disconnect(client)
 
+    def _frame(self, conn: str, text: str) -> None:
+        """A frame the owner of a table sent to a socket this node relays."""
+        relay = self._relayed.get(conn)
+        if relay is None:
+            return
+        relay.asked_at = None
+        if not relay.local.post(text):
+            logger.info("a relayed connection to table %s fell behind and was closed", relay.table_id)
+
     async def _dispatch(self, message: dict[str, Any]) -> None:
         op = message.get("op")
-        if op == "frame":
-            relay = self._relayed.get(message["conn"])
-            if relay is not None:
-                relay.asked_at = None
-            if relay is not None and not relay.local.post(message["text"]):
-                logger.info("a relayed connection to table %s fell behind and was closed", relay.table_id)
-        elif op == "hangup":
+        if op == "hangup":
             self._hang_up(message["conn"], int(message["code"]))
         elif op == "reply":
             future = self._calls.pop(message["id"], None)
@@ -634,7 +654,7 @@ class Cluster:
         """Carry an accepted WebSocket to ``table_id``, owned by ``owner``, until either side closes it. The
         client's messages are rate-limited and decoded here (what is refused never crosses); the owner's frames
         are written from an outbox of the same limits as a local connection's."""
-        conn = secrets.token_hex(8)
+        conn = secrets.token_hex(CONN_CHARS // 2)
         local = Client(websocket)
         relay = Relayed(table_id, owner, local, websocket)
         self._relayed[conn] = relay
@@ -668,7 +688,10 @@ class Cluster:
             pass
         except (RedisError, OSError) as exc:  # Redis is away: the client reconnects and tries again
             logger.warning("a relayed connection to table %s was cut: %s", table_id, exc)
-            self._hang_up(conn, MOVED)
+            self._relayed.pop(conn, None)
+            local.stop()
+            with contextlib.suppress(Exception):  # closed here, before the handler ends and drops the socket
+                await asyncio.wait_for(websocket.close(MOVED), STOP_SECONDS)
         finally:
             self._relayed.pop(conn, None)
             if opened:
