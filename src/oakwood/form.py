@@ -24,8 +24,11 @@ MANIFEST = "compiled.json"
 #: The packages whose modules are compiled, relative to the ``oakwood`` package directory.
 COMPILED_PACKAGES = ("engine", "games/squarrels", "games/barrell", "games/nutty")
 
-#: Single modules compiled besides those packages.
-COMPILED_MODULES = ("agents/ismcts.py",)
+#: Single modules compiled besides those packages. The RL encoders' direct paths (``rl/encoders/*_direct.py``)
+#: read the state's fields every step: compiled beside the states they read natively (interpreted, each read of a
+#: native field goes through a boxing getter). They import no numpy: ``pip install .`` compiles in an isolated
+#: build environment that has none.
+COMPILED_MODULES = ("agents/ismcts.py", "rl/encoders/nutty_direct.py", "rl/encoders/squarrels_direct.py")
 
 #: Modules of those packages left interpreted, and why:
 #: - ``errors.py`` holds ``InvariantError(RuntimeError)``, and mypyc makes no native class of a RuntimeError

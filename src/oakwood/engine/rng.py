@@ -16,25 +16,25 @@ import random
 import struct
 from collections.abc import MutableSequence, Sequence
 from operator import itemgetter
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from .errors import shown
 from .native import mypyc_attr
 
 T = TypeVar("T")
 
-_BLOCK = 64  # words per hash call
-_WORDS = struct.Struct(f"<{_BLOCK}Q").unpack
+_BLOCK: Final = 64  # words per hash call
+_WORDS: Final = struct.Struct(f"<{_BLOCK}Q").unpack
 #: A prefix of a block: the 42 words of two Keccak permutations (168 bytes each), where a whole block takes four.
-_PREFIX = 42
-_PREFIX_WORDS = struct.Struct(f"<{_PREFIX}Q").unpack
-_BLOCK_INDEX = struct.Struct("<Q").pack
-_EMPTY: list[int] = []  # no block yet (shared: blocks are never mutated)
+_PREFIX: Final = 42
+_PREFIX_WORDS: Final = struct.Struct(f"<{_PREFIX}Q").unpack
+_BLOCK_INDEX: Final = struct.Struct("<Q").pack
+_EMPTY: Final[list[int]] = []  # no block yet (shared: blocks are never mutated)
 #: Seeds are integers in [SEED_MIN, SEED_MAX]: far more than any use needs, and short enough to print.
-SEED_MIN = -(2**127)
-SEED_MAX = 2**128 - 1
+SEED_MIN: Final = -(2**127)
+SEED_MAX: Final = 2**128 - 1
 #: Words a stream may have drawn: a game draws thousands; the bound keeps the block index a 64-bit word.
-COUNTER_MAX = 2**64 - 1
+COUNTER_MAX: Final = 2**64 - 1
 
 
 def check_seed(seed: object) -> int:
@@ -44,7 +44,7 @@ def check_seed(seed: object) -> int:
     return seed
 
 
-_KEY_HASH = hashlib.blake2b(digest_size=16, person=b"oakwood-rng")
+_KEY_HASH: Final = hashlib.blake2b(digest_size=16, person=b"oakwood-rng")
 
 
 def _key(seed: int) -> bytes:

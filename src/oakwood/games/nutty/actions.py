@@ -7,13 +7,13 @@ once; its order is fixed and shared by the multiplayer and the solo game.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import LIMB_LENGTH, LIMBS, MARKET, POWER_WORD, POWERS
 from .payment import MOVE_COST, PRICE, TEXTS
 
-COLOUR_WORD = {"b": "brown", "g": "golden"}
-PLACES = ("cheeks", "backpack", "nest", "burrow")
+COLOUR_WORD: Final = {"b": "brown", "g": "golden"}
+PLACES: Final = ("cheeks", "backpack", "nest", "burrow")
 
 
 def place_name(limb: int, pos: int) -> str:
@@ -22,7 +22,7 @@ def place_name(limb: int, pos: int) -> str:
 
 
 #: ``place_name`` of every position by limb, then card (the trunk at -1, -1): built once, for the hot paths.
-PLACE: dict[int, dict[int, str]] = {-1: {-1: "trunk"}} | {
+PLACE: Final[dict[int, dict[int, str]]] = {-1: {-1: "trunk"}} | {
     limb: {pos: place_name(limb, pos) for pos in range(LIMB_LENGTH)} for limb in range(LIMBS)
 }
 
@@ -83,45 +83,47 @@ class Act(NamedTuple):
         raise ValueError(f"unknown verb {verb!r}")
 
 
-COLOURS = ("b", "g")
-END = Act("end")
-END_GAME = Act("end game")
-FLIP = Act("flip")
-CONVERT = Act("convert")
-UNPACK = Act("unpack")
-CLAIM = Act("claim")
-MOVE_TRUNK = Act("move")
-MOVE = [[Act("move", limb, pos) for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
-CLAIM_SWAP = {p: Act("claim", power=p) for p in POWERS}
-GATHER = {c: Act("gather", colour=c) for c in COLOURS}
-DROP = {c: Act("drop", colour=c) for c in COLOURS}
-PACK = {c: Act("pack", colour=c) for c in COLOURS}
-STASH = {c: Act("stash", colour=c) for c in COLOURS}
-UNSTASH = {c: Act("unstash", colour=c) for c in COLOURS}
-BURY = {c: Act("bury", colour=c) for c in COLOURS}
-EXCHANGE = {place: Act("exchange", other=place) for place in PLACES}
-LASSO = [[{c: Act("lasso", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
-SPIT = [[{c: Act("spit", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
-MAX_SEATS = 6
-STEAL_ACORN = [{c: Act("steal", seat=s, colour=c) for c in COLOURS} for s in range(MAX_SEATS)]
-STEAL_POWER = [{p: Act("steal", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
-LOOT = [Act("loot", seat=s) for s in range(MAX_SEATS)]
-OWL_LIMB = [Act("owl", limb) for limb in range(LIMBS)]
-OWL_POWER = [{p: Act("owl", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
-COPY = {p: Act("copy", power=p) for p in POWERS if p != "DO"}
-BUY = {p: Act("buy", power=p) for p in MARKET}
-BUY_RETURN = {(p, q): Act("buy", power=p, other=q) for p in MARKET for q in MARKET if p != q}
-BRIBE = Act("bribe")
+COLOURS: Final = ("b", "g")
+END: Final = Act("end")
+END_GAME: Final = Act("end game")
+FLIP: Final = Act("flip")
+CONVERT: Final = Act("convert")
+UNPACK: Final = Act("unpack")
+CLAIM: Final = Act("claim")
+MOVE_TRUNK: Final = Act("move")
+MOVE: Final = [[Act("move", limb, pos) for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
+CLAIM_SWAP: Final = {p: Act("claim", power=p) for p in POWERS}
+GATHER: Final = {c: Act("gather", colour=c) for c in COLOURS}
+DROP: Final = {c: Act("drop", colour=c) for c in COLOURS}
+PACK: Final = {c: Act("pack", colour=c) for c in COLOURS}
+STASH: Final = {c: Act("stash", colour=c) for c in COLOURS}
+UNSTASH: Final = {c: Act("unstash", colour=c) for c in COLOURS}
+BURY: Final = {c: Act("bury", colour=c) for c in COLOURS}
+EXCHANGE: Final = {place: Act("exchange", other=place) for place in PLACES}
+LASSO: Final = [
+    [{c: Act("lasso", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)
+]
+SPIT: Final = [[{c: Act("spit", limb, pos, c) for c in COLOURS} for pos in range(LIMB_LENGTH)] for limb in range(LIMBS)]
+MAX_SEATS: Final = 6
+STEAL_ACORN: Final = [{c: Act("steal", seat=s, colour=c) for c in COLOURS} for s in range(MAX_SEATS)]
+STEAL_POWER: Final = [{p: Act("steal", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
+LOOT: Final = [Act("loot", seat=s) for s in range(MAX_SEATS)]
+OWL_LIMB: Final = [Act("owl", limb) for limb in range(LIMBS)]
+OWL_POWER: Final = [{p: Act("owl", seat=s, power=p) for p in POWERS} for s in range(MAX_SEATS)]
+COPY: Final = {p: Act("copy", power=p) for p in POWERS if p != "DO"}
+BUY: Final = {p: Act("buy", power=p) for p in MARKET}
+BUY_RETURN: Final = {(p, q): Act("buy", power=p, other=q) for p in MARKET for q in MARKET if p != q}
+BRIBE: Final = Act("bribe")
 # Solo payments the player names (NS-17k): per move target, per purchase, and for the Owl's bribe.
-MOVE_PAY = [
+MOVE_PAY: Final = [
     [{t: Act("move", limb, pos, pay=t) for t in TEXTS[MOVE_COST]} for pos in range(LIMB_LENGTH)]
     for limb in range(LIMBS)
 ]
-BUY_PAY = {(p, ""): {t: Act("buy", power=p, pay=t) for t in TEXTS[PRICE]} for p in MARKET}
+BUY_PAY: Final = {(p, ""): {t: Act("buy", power=p, pay=t) for t in TEXTS[PRICE]} for p in MARKET}
 BUY_PAY.update(
     {(p, q): {t: Act("buy", power=p, other=q, pay=t) for t in TEXTS[PRICE]} for p in MARKET for q in MARKET if p != q}
 )
-BRIBE_PAY = {t: Act("bribe", pay=t) for t in TEXTS[PRICE]}
+BRIBE_PAY: Final = {t: Act("bribe", pay=t) for t in TEXTS[PRICE]}
 
 
 def all_actions() -> list[Act]:
@@ -159,12 +161,12 @@ def all_actions() -> list[Act]:
     return out
 
 
-ALL_ACTIONS = all_actions()
-ORDER = {a: i for i, a in enumerate(ALL_ACTIONS)}
-CANONICAL = {a: a for a in ALL_ACTIONS}
+ALL_ACTIONS: Final = all_actions()
+ORDER: Final = {a: i for i, a in enumerate(ALL_ACTIONS)}
+CANONICAL: Final = {a: a for a in ALL_ACTIONS}
 
 
-_COLOUR_LETTERS = {"b": "brown", "g": "golden"}
+_COLOUR_LETTERS: Final = {"b": "brown", "g": "golden"}
 
 
 def normalise_move(text: str) -> str:

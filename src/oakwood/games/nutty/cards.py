@@ -8,38 +8,39 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Final
 
 from oakwood.engine import InvalidOptionError
 
 # Acorn leaves: the code is what the leaf puts on itself when revealed.
-LEAF_ACORNS: dict[str, tuple[int, int]] = {"0": (0, 0), "1": (1, 0), "2": (2, 0), "3": (3, 0), "G": (0, 1)}
-LEAVES = tuple(LEAF_ACORNS)
+LEAF_ACORNS: Final[dict[str, tuple[int, int]]] = {"0": (0, 0), "1": (1, 0), "2": (2, 0), "3": (3, 0), "G": (0, 1)}
+LEAVES: Final = tuple(LEAF_ACORNS)
 
 # Events.
-BROKEN = "BB"
-WIND = "WG"
-FOOLS = "FG"
-SAPPY = "SF"
-ARBORIST = "AR"
-EVENTS = (BROKEN, WIND, FOOLS, SAPPY, ARBORIST)
+BROKEN: Final = "BB"
+WIND: Final = "WG"
+FOOLS: Final = "FG"
+SAPPY: Final = "SF"
+ARBORIST: Final = "AR"
+EVENTS: Final = (BROKEN, WIND, FOOLS, SAPPY, ARBORIST)
 
 # Powers, in the order used by the action codec and by every sorted power list.
-SWINGING = "SW"
-FLYING = "FL"
-BACKPACK = "BP"
-LASSO = "LA"
-STICKY = "ST"
-SUGAR = "SR"
-SPITTOON = "SP"
-DOPPEL = "DO"
-OWL = "OW"
-POWERS = (SWINGING, FLYING, BACKPACK, LASSO, STICKY, SUGAR, SPITTOON, DOPPEL, OWL)
+SWINGING: Final = "SW"
+FLYING: Final = "FL"
+BACKPACK: Final = "BP"
+LASSO: Final = "LA"
+STICKY: Final = "ST"
+SUGAR: Final = "SR"
+SPITTOON: Final = "SP"
+DOPPEL: Final = "DO"
+OWL: Final = "OW"
+POWERS: Final = (SWINGING, FLYING, BACKPACK, LASSO, STICKY, SUGAR, SPITTOON, DOPPEL, OWL)
 
-KINDS = LEAVES + EVENTS + POWERS
-KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
+KINDS: Final = LEAVES + EVENTS + POWERS
+KIND_ORDER: Final = {kind: i for i, kind in enumerate(KINDS)}
 
 #: The word a person types for a power (actions use these: ``claim swap backpack``).
-POWER_WORD = {
+POWER_WORD: Final = {
     SWINGING: "swinging",
     FLYING: "flying",
     BACKPACK: "backpack",
@@ -50,10 +51,10 @@ POWER_WORD = {
     DOPPEL: "doppelganger",
     OWL: "owl",
 }
-WORD_POWER = {word: code for code, word in POWER_WORD.items()}
+WORD_POWER: Final = {word: code for code, word in POWER_WORD.items()}
 
 #: Full names, for rendering and event descriptions.
-NAME = {
+NAME: Final = {
     "0": "empty leaf",
     "1": "1-brown leaf",
     "2": "2-brown leaf",
@@ -76,29 +77,29 @@ NAME = {
 }
 
 # RULINGS §3.1.1: the PROPOSED default composition (54 playable cards; the 6 reference cards are not cards).
-PROPOSED_V1: dict[str, int] = {
+PROPOSED_V1: Final[dict[str, int]] = {
     "0": 3, "1": 8, "2": 8, "3": 5, "G": 5,
     BROKEN: 4, WIND: 2, FOOLS: 1, SAPPY: 2, ARBORIST: 2,
     SWINGING: 2, FLYING: 2, BACKPACK: 2, LASSO: 2, STICKY: 2, SUGAR: 1, SPITTOON: 1, DOPPEL: 1, OWL: 1,
 }  # fmt: skip
 
-LIMBS = 6
-LIMB_LENGTH = 5
-TREE_SIZE = LIMBS * LIMB_LENGTH
-BROWN_TOTAL = 60
-GOLDEN_TOTAL = 15
+LIMBS: Final = 6
+LIMB_LENGTH: Final = 5
+TREE_SIZE: Final = LIMBS * LIMB_LENGTH
+BROWN_TOTAL: Final = 60
+GOLDEN_TOTAL: Final = 15
 
 # NS-17: the solo deck keeps the leaves, the Owl, Sticky Fingers and Broken Branches; the market holds these.
-SOLO_KEEP = frozenset((*LEAVES, OWL, STICKY, BROKEN))
-SOLO_KEEP_WITH_EVENTS = SOLO_KEEP | frozenset(EVENTS)
-MARKET = (SWINGING, FLYING, BACKPACK, LASSO)
+SOLO_KEEP: Final = frozenset((*LEAVES, OWL, STICKY, BROKEN))
+SOLO_KEEP_WITH_EVENTS: Final = SOLO_KEEP | frozenset(EVENTS)
+MARKET: Final = (SWINGING, FLYING, BACKPACK, LASSO)
 
 
 #: The longest composition text an option may hold (a pretty-printed file of every kind fits easily).
-COMPOSITION_MAX_TEXT = 4096
+COMPOSITION_MAX_TEXT: Final = 4096
 #: The most cards a composition may have (the proposal has 54; the bound keeps decks and notations small).
-COMPOSITION_MAX_CARDS = 300
-_FIELD = "option 'deck_composition'"
+COMPOSITION_MAX_CARDS: Final = 300
+_FIELD: Final = "option 'deck_composition'"
 
 
 def short(value: object, limit: int = 60) -> str:

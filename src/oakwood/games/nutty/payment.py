@@ -14,7 +14,7 @@ acorns, or a single golden acorn — never an acorn more than the cost needs —
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from oakwood.engine import InvariantError
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 Taken = tuple[int, int, int, int, int, int]  # cheeks b, cheeks g, Backpack b, Backpack g, nest b, nest g
 
-_PLACES = (
+_PLACES: Final = (
     ("cheeks", "brown"),
     ("cheeks", "golden"),
     ("backpack", "brown"),
@@ -31,10 +31,10 @@ _PLACES = (
     ("nest", "brown"),
     ("nest", "golden"),
 )
-_VALUE = (1, 5, 1, 5, 1, 5)
+_VALUE: Final = (1, 5, 1, 5, 1, 5)
 
-MOVE_COST = 1  # NS-17 b: an outward step onto a face-up card
-PRICE = 3  # NS-17 b: a market power or an Owl bribe
+MOVE_COST: Final = 1  # NS-17 b: an outward step onto a face-up card
+PRICE: Final = 3  # NS-17 b: a market power or an Owl bribe
 
 
 def payment_text(taken: Taken) -> str:
@@ -59,10 +59,10 @@ def _named(amount: int) -> list[Taken]:
 
 
 #: Every payment that can be named, per cost (the costs of the solo game are 1 and 3 points).
-NAMED: dict[int, tuple[Taken, ...]] = {cost: tuple(_named(cost)) for cost in (MOVE_COST, PRICE)}
+NAMED: Final[dict[int, tuple[Taken, ...]]] = {cost: tuple(_named(cost)) for cost in (MOVE_COST, PRICE)}
 #: Every payment text an action can carry, in codec order.
-TEXTS: dict[int, tuple[str, ...]] = {cost: tuple(payment_text(t) for t in NAMED[cost]) for cost in NAMED}
-BY_TEXT: dict[tuple[int, str], Taken] = {(cost, payment_text(t)): t for cost in NAMED for t in NAMED[cost]}
+TEXTS: Final[dict[int, tuple[str, ...]]] = {cost: tuple(payment_text(t) for t in NAMED[cost]) for cost in NAMED}
+BY_TEXT: Final[dict[tuple[int, str], Taken]] = {(cost, payment_text(t)): t for cost in NAMED for t in NAMED[cost]}
 
 
 def holdings(state: TreeState) -> Taken:

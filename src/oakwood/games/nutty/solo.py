@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields
 from functools import cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from oakwood.engine import InvalidOptionError, InvariantError
 from oakwood.engine.native import mypyc_attr
@@ -51,30 +51,36 @@ if TYPE_CHECKING:
     from .game import Nutty
 
 
-_PACK_POINTS = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
+_PACK_POINTS: Final = {"": 0, "b": 1, "g": 5}  # what the Backpack holds, in points
 #: The least action limit the options allow: fewer actions never reach the limit, so it is not read before.
-_LIMIT_FLOOR: int = next(f for f in fields(NuttyOptions) if f.name == "solo_max_actions").metadata["minimum"]
-_MOVE = A.MOVE
-_ORDER = A.ORDER.__getitem__
-_KIND = itemgetter(0)  # a slot's kind
+_LIMIT_FLOOR: Final[int] = next(f for f in fields(NuttyOptions) if f.name == "solo_max_actions").metadata["minimum"]
+_MOVE: Final = A.MOVE
+_ORDER: Final = A.ORDER.__getitem__
+_KIND: Final = itemgetter(0)  # a slot's kind
 assert TREE_SIZE == 6 * LIMB_LENGTH == 30, "SoloState._setup slices six limbs of five literally"
-_GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
-_DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
-_STASH_B, _STASH_G = A.STASH["b"], A.STASH["g"]
-_UNSTASH_B, _UNSTASH_G = A.UNSTASH["b"], A.UNSTASH["g"]
-_BURY_B, _BURY_G = A.BURY["b"], A.BURY["g"]
-_MOVE_TRUNK, _END_GAME = A.MOVE_TRUNK, A.END_GAME
+_GATHER_B: Final = A.GATHER["b"]
+_GATHER_G: Final = A.GATHER["g"]
+_DROP_B: Final = A.DROP["b"]
+_DROP_G: Final = A.DROP["g"]
+_STASH_B: Final = A.STASH["b"]
+_STASH_G: Final = A.STASH["g"]
+_UNSTASH_B: Final = A.UNSTASH["b"]
+_UNSTASH_G: Final = A.UNSTASH["g"]
+_BURY_B: Final = A.BURY["b"]
+_BURY_G: Final = A.BURY["g"]
+_MOVE_TRUNK: Final = A.MOVE_TRUNK
+_END_GAME: Final = A.END_GAME
 # Prebuilt log entries (the tuples ``_event`` would build), shared and never mutated: a free move, a flip.
-_TRUNK_MOVE_EVENT = ("move", {"seat": 0, "to": "trunk", "paid": 0}, None, None)
-_FREE_MOVE_EVENTS = [
+_TRUNK_MOVE_EVENT: Final = ("move", {"seat": 0, "to": "trunk", "paid": 0}, None, None)
+_FREE_MOVE_EVENTS: Final = [
     [("move", {"seat": 0, "to": A.PLACE[limb][pos], "paid": 0}, None, None) for pos in range(LIMB_LENGTH)]
     for limb in range(6)
 ]
 # Gathering and dropping, by colour.
-_GATHER_EVENTS = {c: ("gather", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
-_DROP_EVENTS = {c: ("drop", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
+_GATHER_EVENTS: Final = {c: ("gather", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
+_DROP_EVENTS: Final = {c: ("drop", {"seat": 0, "colour": c}, None, None) for c in A.COLOURS}
 # By limb, position and kind: three plain lookups cost less than hashing a (limb, position, kind) key.
-_FLIP_EVENTS: list[list[dict[str, tuple[str, dict[str, Any], None, None]]]] = [
+_FLIP_EVENTS: Final[list[list[dict[str, tuple[str, dict[str, Any], None, None]]]]] = [
     [
         {kind: ("flip", {"seat": 0, "at": A.PLACE[limb][pos], "card": kind}, None, None) for kind in KINDS}
         for pos in range(LIMB_LENGTH)
@@ -109,7 +115,7 @@ def _solo_split(
 #: the player may only step onto a card 1 (for free: it is face down) or end the game. ``_actions`` would
 #: list exactly these (a test checks it); a four-step random game would otherwise spend a tenth of its
 #: time listing them.
-_FIRST_LEGAL: tuple[Act, ...] = tuple(
+_FIRST_LEGAL: Final[tuple[Act, ...]] = tuple(
     sorted([A.END_GAME, *(A.MOVE[limb][0] for limb in range(6))], key=A.ORDER.__getitem__)
 )
 
@@ -744,7 +750,7 @@ class SoloState(TreeState):
 
 
 #: Each verb's handler, looked up once per action instead of building its method name.
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: Final[dict[str, Any]] = {
     verb: getattr(SoloState, "_do_" + verb.replace(" ", "_"))
     for verb in dict.fromkeys(a.verb for a in A.ALL_ACTIONS)
     if hasattr(SoloState, "_do_" + verb.replace(" ", "_"))

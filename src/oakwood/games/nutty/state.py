@@ -8,7 +8,7 @@ of a turn and of the game in ``turn.py``; the tree and the boards both modes sha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from oakwood.engine import Event, InvariantError
 from oakwood.engine.native import mypyc_attr
@@ -30,22 +30,28 @@ from .tree import CHEEKS, NOBODY, STRIDE, TRUNK, at, is_broken, sort_powers
 if TYPE_CHECKING:
     from .game import Nutty
 
-NO_WAY = 99  # the cost of a move that is impossible
-_SEATS = tuple((seat,) for seat in range(6))  # the to_act tuples, built once
-_ORDER = A.ORDER.__getitem__
-_MOVE = A.MOVE
-_GATHER_B, _GATHER_G = A.GATHER["b"], A.GATHER["g"]
-_DROP_B, _DROP_G = A.DROP["b"], A.DROP["g"]
-_PACK_B, _PACK_G = A.PACK["b"], A.PACK["g"]
-_STASH_B, _STASH_G = A.STASH["b"], A.STASH["g"]
-_UNSTASH_B, _UNSTASH_G = A.UNSTASH["b"], A.UNSTASH["g"]
-_BURY_B, _BURY_G = A.BURY["b"], A.BURY["g"]
-_PLACE = A.PLACE
+NO_WAY: Final = 99  # the cost of a move that is impossible
+_SEATS: Final = tuple((seat,) for seat in range(6))  # the to_act tuples, built once
+_ORDER: Final = A.ORDER.__getitem__
+_MOVE: Final = A.MOVE
+_GATHER_B: Final = A.GATHER["b"]
+_GATHER_G: Final = A.GATHER["g"]
+_DROP_B: Final = A.DROP["b"]
+_DROP_G: Final = A.DROP["g"]
+_PACK_B: Final = A.PACK["b"]
+_PACK_G: Final = A.PACK["g"]
+_STASH_B: Final = A.STASH["b"]
+_STASH_G: Final = A.STASH["g"]
+_UNSTASH_B: Final = A.UNSTASH["b"]
+_UNSTASH_G: Final = A.UNSTASH["g"]
+_BURY_B: Final = A.BURY["b"]
+_BURY_G: Final = A.BURY["g"]
+_PLACE: Final = A.PLACE
 # Prebuilt log entries (the tuples ``_event`` would build) for the most frequent events: shared, never mutated.
-_END_TURN_EVENTS = tuple(("end_turn", {"seat": s}, None, None) for s in range(6))
-_GATHER_EVENTS = tuple({c: ("gather", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
-_DROP_EVENTS = tuple({c: ("drop", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
-_MOVE_EVENTS: dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], None, None]] = {}  # filled as met
+_END_TURN_EVENTS: Final = tuple(("end_turn", {"seat": s}, None, None) for s in range(6))
+_GATHER_EVENTS: Final = tuple({c: ("gather", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_DROP_EVENTS: Final = tuple({c: ("drop", {"seat": s, "colour": c}, None, None) for c in "bg"} for s in range(6))
+_MOVE_EVENTS: Final[dict[tuple[int, int, int, int, int], tuple[str, dict[str, Any], None, None]]] = {}  # filled as met
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__
@@ -442,7 +448,7 @@ class NuttyState(Flipping):  # and so Powers, TurnState, TreeState (one line of 
 
 
 #: Each verb's handler, looked up once per action instead of building its method name.
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: Final[dict[str, Any]] = {
     verb: getattr(NuttyState, "_do_" + verb.replace(" ", "_"))
     for verb in dict.fromkeys(a.verb for a in A.ALL_ACTIONS)
     if hasattr(NuttyState, "_do_" + verb.replace(" ", "_"))

@@ -8,7 +8,7 @@ A limb is a list of slots, position 0 next to the trunk. A slot is an immutable 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from oakwood.engine import Decision, Event, InvariantError, Rng, State
 from oakwood.engine.native import mypyc_attr
@@ -29,16 +29,16 @@ from .cards import (
 
 Slot = tuple[str, bool, int, int]
 #: ``_cache_seat`` when no legal tuple is cached for a seat: an object no caller can pass as a seat.
-NOBODY: Any = object()
-TRUNK = -1
-STRIDE = 16
-CHEEKS = 2
-WIN_POINTS = 20  # NS-15 (multiplayer), NS-17 d (solo)
+NOBODY: Final[Any] = object()
+TRUNK: Final = -1
+STRIDE: Final = 16
+CHEEKS: Final = 2
+WIN_POINTS: Final = 20  # NS-15 (multiplayer), NS-17 d (solo)
 #: A board's ``at`` for every position code a squirrel can have (observations share these immutable strings).
-_PLACE_NAMES = {TRUNK: "trunk"} | {
+_PLACE_NAMES: Final = {TRUNK: "trunk"} | {
     limb * STRIDE + pos: f"L{limb + 1}c{pos + 1}" for limb in range(LIMBS) for pos in range(STRIDE)
 }
-_BACKPACK_NAMES = {"b": "brown", "g": "golden", "": None}
+_BACKPACK_NAMES: Final = {"b": "brown", "g": "golden", "": None}
 
 
 def at(limb: int, pos: int) -> int:

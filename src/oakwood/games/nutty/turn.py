@@ -5,7 +5,7 @@ copy), the start and end of a turn with its action points, the end trigger and t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from oakwood.engine.native import mypyc_attr
 
@@ -19,7 +19,7 @@ from .cards import (
 )
 from .tree import CHEEKS, NOBODY, WIN_POINTS, TreeState
 
-BASE_AP = 3
+BASE_AP: Final = 3
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # see State: clones and loaded positions skip __init__

@@ -36,7 +36,6 @@ from oakwood.games.nutty.cards import (
     KIND_ORDER,
     KINDS,
     LIMB_LENGTH,
-    LIMBS,
     MARKET,
     OWL,
     POWERS,
@@ -45,12 +44,11 @@ from oakwood.games.nutty.cards import (
     SOLO_KEEP_WITH_EVENTS,
     TREE_SIZE,
 )
-from oakwood.games.nutty.tree import _PLACE_NAMES, TRUNK
+from oakwood.rl.encoders.nutty_direct import PLACE_INDEX, NuttyDirect
+from oakwood.rl.encoders.nutty_direct import place_index as place_index  # its home before the split
 from oakwood.rl.tensors import NON_NEGATIVE, UNIT, Encoder, Layout, relative_seats
 
 if TYPE_CHECKING:
-    from oakwood.games.nutty.solo import SoloState
-    from oakwood.games.nutty.state import NuttyState
     from oakwood.games.nutty.tree import TreeState
 
 #: Points that win (NS-15, NS-17 d): the scale of every store of acorns.
@@ -73,28 +71,6 @@ OWL_KIND = KIND_ORDER[OWL]
 LIMB_FIRST_SLOTS = tuple(range(0, TREE_SIZE, LIMB_LENGTH))  # the slot of each limb's card 1
 _KINDS_TEXT = " ".join(KINDS)
 _POWERS_TEXT = " ".join(POWERS)
-
-
-def place_index(text: str) -> int:
-    """The place index of a board's ``at`` (``trunk`` → 0, ``L3c2`` → 1 + 2 * 5 + 1)."""
-    if text == "trunk":
-        return 0
-    limb, _, pos = text[1:].partition("c")
-    return 1 + (int(limb) - 1) * LIMB_LENGTH + int(pos) - 1
-
-
-#: ``place_index`` of every place a squirrel can stand on, looked up by ``fill``.
-PLACE_INDEX = {"trunk": 0} | {
-    f"L{limb + 1}c{pos + 1}": place_index(f"L{limb + 1}c{pos + 1}")
-    for limb in range(LIMBS)
-    for pos in range(LIMB_LENGTH)
-}
-
-#: ``PLACE_INDEX`` of every position code of the state's ``where`` (``TRUNK`` and ``limb * STRIDE + position``), as
-#: the observation names it.
-PLACE_OF_CODE = {code: PLACE_INDEX[name] for code, name in _PLACE_NAMES.items() if name in PLACE_INDEX}
-#: The tensor slot of every card position code (``limb * STRIDE + position``).
-SLOT_OF_CODE = {code: place - 1 for code, place in PLACE_OF_CODE.items() if code != TRUNK}
 
 
 class NuttyEncoder(Encoder):
@@ -128,6 +104,25 @@ class NuttyEncoder(Encoder):
         ]  # fmt: skip
         self.out_share = [float(np.float32(1 / max(1, dealt))) for dealt in self.dealt]
         self.phase_index = {phase: i for i, phase in enumerate(SOLO_PHASES if self.solo else MULTI_PHASES)}
+        #: The direct path's tables, held by the compiled ``nutty_direct`` (see its docstring).
+        self._direct = NuttyDirect(
+            players,
+            self.off,
+            self.rel,
+            self.seat_offsets,
+            self.out_share,
+            self.dealt,
+            self.deck_scale,
+            self.dealt_total,
+            self.phase_index,
+            DECISION_INDEX,
+            POWER_INDEX,
+            MARKET_INDEX,
+            FOOLS_PLACE_INDEX,
+            SOLO_RESULT_INDEX,
+            self.max_rounds,
+            self.max_actions,
+        )
 
     def _layout(self, n: int) -> Layout:
         lay = Layout()
@@ -387,133 +382,9 @@ class NuttyEncoder(Encoder):
         self._fill_state(cast("TreeState", state), seat, out)
 
     def _fill_state(self, state: TreeState, seat: int | None, out: NDArray[np.float32]) -> None:
-        """:meth:`fill` of ``state.observe(seat)``, each value read from the field of the state that
-        ``TreeState.observe_tree`` and the states' ``_observe`` read it from (the same stores, in the same order)."""
-        n = self.players
-        o = self.off
-        solo = self.solo
-        kinds = len(KINDS)
-        rel = self.rel[seat or 0]
-        seen = [0] * kinds
-        face_down = 0
-        view: Any = memoryview(cast(Any, out))
-        with view as v:
-            present, down, kind_at = o["tree_present"], o["tree_face_down"], o["tree_kind"]
-            brown_at, golden_at, squirrels_at = o["tree_brown"], o["tree_golden"], o["tree_squirrels"]
-            for first, cards in zip(LIMB_FIRST_SLOTS, state.limbs, strict=True):
-                for i, (kind, up, brown, golden) in enumerate(cards, first):
-                    v[present + i] = 1.0
-                    if not up:
-                        v[down + i] = 1.0
-                        face_down += 1
-                    else:
-                        k = KIND_ORDER[kind]
-                        v[kind_at + i * kinds + k] = 1.0
-                        seen[k] += 1
-                    if brown:
-                        v[brown_at + i] = brown
-                    if golden:
-                        v[golden_at + i] = golden
-            where = state.where
-            for s, w in enumerate(where):
-                if w != TRUNK:
-                    v[squirrels_at + SLOT_OF_CODE[w] * n + rel[s]] = 1.0
-            owls = seen[OWL_KIND]
-            for s in range(n):
-                at, cheeks, backpack, nest, burrow, sticky, powers, sappy, points = self.seat_offsets[rel[s]]
-                v[at + PLACE_OF_CODE[where[s]]] = 1.0
-                brown, golden = state.cheeks_b[s], state.cheeks_g[s]
-                if brown or golden:
-                    v[cheeks] = brown
-                    v[cheeks + 1] = golden
-                pack = state.pack[s]
-                if pack:  # "b" or "g"; "" for an empty Backpack
-                    v[backpack + (pack == "g")] = 1.0
-                brown, golden = state.nest_b[s], state.nest_g[s]
-                if brown or golden:
-                    v[nest] = brown / WIN_POINTS
-                    v[nest + 1] = 5 * golden / WIN_POINTS
-                brown, golden = state.bur_b[s], state.bur_g[s]
-                if brown or golden:
-                    v[burrow] = brown / WIN_POINTS
-                    v[burrow + 1] = 5 * golden / WIN_POINTS
-                brown, golden = state.stick_b[s], state.stick_g[s]
-                if brown or golden:
-                    v[sticky] = brown
-                    v[sticky + 1] = golden
-                for power in state.powers[s]:
-                    v[powers + POWER_INDEX[power]] = 1.0
-                    if not solo:
-                        seen[KIND_ORDER[power]] += 1
-                sappy_next, sappy_now = state.sappy_next[s], state.sappy_now[s]
-                if sappy_next or sappy_now:
-                    v[sappy] = sappy_next
-                    v[sappy + 1] = sappy_now
-                    seen[SAPPY_KIND] += sappy_next + sappy_now
-                if score := state.points(s):
-                    v[points] = score / WIN_POINTS
-            v[o["supply"]] = state.supply_b / BROWN_TOTAL
-            v[o["supply"] + 1] = state.supply_g / GOLDEN_TOTAL
-            deck = len(state.deck)
-            v[o["deck"]] = deck / self.deck_scale
-            out_of_play = o["out_of_play"]
-            for kind in state.out_known:
-                k = KIND_ORDER[kind]
-                seen[k] += 1
-                v[out_of_play + k] += self.out_share[k]
-            gone_face_down = len(state.out_hidden)
-            v[o["out_face_down"]] = gone_face_down / self.dealt_total
-            v[o["out_acorns"]] = state.gone_b / BROWN_TOTAL
-            v[o["out_acorns"] + 1] = state.gone_g / GOLDEN_TOTAL
-            unseen = o["unseen"]
-            for k, dealt, count in zip(range(kinds), self.dealt, seen, strict=True):
-                if dealt > count:
-                    v[unseen + k] = (dealt - count) / dealt
-            v[o["hidden"]] = (face_down + deck + gone_face_down) / self.dealt_total
-            phase = state.phase
-            v[o["phase"] + self.phase_index[phase]] = 1.0
-            v[o["decision"] + DECISION_INDEX[state._decision().value]] = 1.0
-            for s in state._to_act():
-                v[o["to_act"] + rel[s]] = 1.0
-            if phase == "over":
-                v[o["terminal"]] = 1.0
-                for s in state._winners():
-                    v[o["winners"] + rel[s]] = 1.0
-            if solo:
-                solo_state = cast("SoloState", state)
-                if phase == "fools":
-                    for place in solo_state.fools_places(0):
-                        v[o["fools_places"] + FOOLS_PLACE_INDEX[place]] = 1.0
-                for power in solo_state.market:
-                    v[o["market"] + MARKET_INDEX[power]] += 1
-                v[o["wealth"]] = solo_state.wealth() / WIN_POINTS
-                v[o["owl_waiting"]] = owls
-                v[o["actions_taken"]] = solo_state.actions_taken / self.max_actions
-                if solo_state.result:
-                    v[o["result"] + SOLO_RESULT_INDEX[solo_state.result]] = 1.0
-                return
-            multi = cast("NuttyState", state)
-            if phase == "fools":
-                for place in multi.fools_places(multi.current):
-                    v[o["fools_places"] + FOOLS_PLACE_INDEX[place]] = 1.0
-            v[o["current"] + rel[multi.current]] = 1.0
-            v[o["first"] + rel[multi.first]] = 1.0
-            ap = multi.ap
-            v[o["ap"]] = ap
-            v[o["ap_is"] + min(ap, 5)] = 1.0
-            if multi.sticky_used:
-                v[o["sticky_used"]] = 1.0
-            if multi.spit_used:
-                v[o["spittoon_used"]] = 1.0
-            if multi.copy:
-                v[o["copy"] + POWER_INDEX[multi.copy]] = 1.0
-            if multi.copy_spent:
-                v[o["copy_spent"]] = 1.0
-            v[o["round"]] = multi.round_no / (self.max_rounds + 1)
-            if multi.end_triggered:
-                v[o["end_triggered"]] = 1.0
-                if multi.turns_left >= 0:
-                    v[o["turns_left"]] = multi.turns_left / (2 * n)
+        """:meth:`fill` of ``state.observe(seat)`` read from the state's fields, by the compiled ``nutty_direct``."""
+        with memoryview(cast(Any, out)) as view:
+            self._direct.fill(state, seat, view)
 
 
 def encoder(game: Game[Any], players: int) -> NuttyEncoder:

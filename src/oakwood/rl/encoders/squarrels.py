@@ -28,8 +28,8 @@ from oakwood.games.squarrels.cards import (
     ONE,
     SET_SIZE,
 )
-from oakwood.games.squarrels.knowledge import held
-from oakwood.games.squarrels.state import PHASES, QUARREL, RACE
+from oakwood.games.squarrels.state import PHASES
+from oakwood.rl.encoders.squarrels_direct import SQuarrelsDirect
 from oakwood.rl.tensors import (
     DECISIONS,
     NON_NEGATIVE,
@@ -187,6 +187,19 @@ class SQuarrelsEncoder(Encoder):
         self._discard_of_card = [self._discard_slot.get(name) for name in NAMES]
         # Block of each seat for each observer: ``blocks[me][s]`` (a spectator reads as seat 0).
         self._blocks = [relative_seats(me, n) for me in range(n)]
+        #: The direct path's tables, held by the compiled ``squarrels_direct`` (see its docstring).
+        self._direct = SQuarrelsDirect(
+            n,
+            at,
+            self.score_scale,
+            deck_total,
+            counts,
+            self._per_card,
+            self._phase_slot,
+            self._decision_slot,
+            self._discard_of_card,
+            self._blocks,
+        )
 
     def fill(self, observation: Mapping[str, Any], array: NDArray[np.float32]) -> None:
         """Write ``observation`` (a seat's or a spectator's) into the zeroed ``out``.
@@ -353,152 +366,10 @@ class SQuarrelsEncoder(Encoder):
         self._fill_state(cast("SQuarrelsState", state), seat, out)
 
     def _fill_state(self, state: SQuarrelsState, seat: int | None, array: NDArray[np.float32]) -> None:
-        """:meth:`fill` of ``state.observe(seat)``, each value read from the field of the state that
-        ``oakwood.games.squarrels.observation.observe`` reads it from (the same stores, in the same order)."""
-        at = self._at
-        n = self.players
-        scale = self.score_scale
-        rel = self._blocks[0 if seat is None else seat]
-        out: Any = memoryview(cast(Any, array))
-        phase = state.phase
-
-        out[self._phase_slot[phase]] = 1.0
-        out[self._decision_slot[state.decision]] = 1.0  # a StrEnum: the same key as its text
-        if phase == "over":
-            out[at["terminal"]] = 1.0
-        out[at["round"]] = min(state.round_no / ROUND_SCALE, 1.0)
-        out[at["deck_size"]] = len(state.deck) / self._deck_total
-        hoard = state.hoard
-        if hoard:
-            out[at["hoard_pile_size"]] = len(hoard) / HOARD_SCALE
-        discard_of_card = self._discard_of_card
-        action_discard = state.action_discard
-        for card, count in enumerate(action_discard):
-            if count:
-                found = discard_of_card[card]
-                if found is not None:
-                    out[found[0]] = count / found[1]
-        golden_out = state.golden_out
-        if golden_out:
-            out[at["golden_out_of_match"]] = 1.0
-        if phase in ("must_draw", "drawing"):
-            out[at["drawing_open"]] = 1.0
-        if state.whirl_forced:
-            out[at["must_draw_to_7"]] = 1.0
-
-        hand = [0] * HAND_KINDS if seat is None else state.hands[seat][:]
-        hand_at = at["hand"]
-        levels_at = at["hand_levels"]
-        for kind, count in enumerate(hand):
-            if count:
-                out[hand_at + kind] = count
-                if ONE <= kind <= FIVE:
-                    first = levels_at + (kind - ONE) * SET_SIZE
-                    for level in range(first, first + min(count, SET_SIZE)):
-                        out[level] = 1.0
-        out[at["hand_size"]] = sum(hand) / HAND_LIMIT
-        if seat is not None:
-            round_score = state.round_score(seat)
-            if round_score:
-                out[at["your_round_score"]] = round_score / scale
-        placed = hand
-        if seat is not None and hoard:
-            hoard_at = at["hoard_yours"]
-            for card, owner in hoard:
-                if owner == seat:
-                    out[hoard_at + card] += 1
-                    placed[card] += 1
-        placed[GOLDEN] += action_discard[GOLDEN]
-
-        for s in state.to_act():
-            out[at["seat_to_act"] + rel[s]] = 1.0
-        if state.active is not None:
-            out[at["seat_active"] + rel[state.active]] = 1.0
-        if state.dealer is not None:
-            out[at["seat_dealer"] + rel[state.dealer]] = 1.0
-        for s in state.winners_:
-            out[at["seat_winner"] + rel[s]] = 1.0
-        last_round = state.last_round
-        if last_round is not None:
-            out[at["last_round_known"]] = 1.0
-        sizes_at = at["seat_hand_size"]
-        totals_at = at["seat_total"]
-        last_at = at["seat_last_round"]
-        stored_at = at["seat_stored"]
-        golden_at = at.get("seat_stored_golden")
-        points_at = at["seat_stored_points"]
-        known_at = at["seat_known"]
-        per_card = self._per_card
-        hand_sizes = state.hand_sizes
-        totals = state.totals
-        storage = state.storage
-        known = state.knowledge()
-        for s in range(n):
-            r = rel[s]
-            if hand_sizes[s]:
-                out[sizes_at + r] = hand_sizes[s] / HAND_LIMIT
-            if totals[s]:
-                out[totals_at + r] = totals[s] / scale
-            if last_round is not None and last_round[s]:
-                out[last_at + r] = last_round[s] / scale
-            if storage[s]:
-                points = 0
-                for entry in storage[s]:
-                    value = entry % 10
-                    out[stored_at + r * len(NUMBERS) + value - 1] += 1
-                    placed[value] += SET_SIZE
-                    points += value * SET_SIZE if per_card else value
-                out[points_at + r] = points / scale
-                for entry in storage[s]:
-                    if entry > 10:  # a set completed by the Golden
-                        value = entry % 10
-                        if golden_at is not None:
-                            out[golden_at + r * len(NUMBERS) + value - 1] += 1
-                        placed[value] -= 1
-                        placed[GOLDEN] += 1
-            if s in known:
-                block = known_at + r * HAND_KINDS
-                for kind, count in enumerate(held(known, s if seat is None else seat, s)):
-                    if count:
-                        out[block + kind] = count
-                        if s != seat:  # the observer's own block is part of its hand, already counted
-                            placed[kind] += count
-
-        if phase == QUARREL:
-            out[at["quarrel_on"]] = 1.0
-            out[at["quarrel_drawer"] + rel[state.q_drawer]] = 1.0
-            for s in state.q_live:
-                out[at["quarrel_live"] + rel[s]] = 1.0
-            commits = state.q_commits
-            for s in commits:
-                out[at["quarrel_committed"] + rel[s]] = 1.0
-            for card, s in state.q_pot:
-                out[at["quarrel_pot"] + rel[s] * HAND_KINDS + card] += 1
-                placed[card] += 1
-            if seat is not None and seat in commits:
-                card = commits[seat]
-                out[at["quarrel_your_play"] + card] = 1.0
-                placed[card] += 1
-        deck = self._counts
-        if golden_out:
-            placed[GOLDEN] = deck[GOLDEN]
-        unseen_at = at["unseen"]
-        for kind in range(HAND_KINDS):
-            if placed[kind] < deck[kind]:
-                out[unseen_at + kind] = (deck[kind] - placed[kind]) / deck[kind]
-
-        if phase == RACE:
-            out[at["race_on"]] = 1.0
-            out[at["race_drawer"] + rel[state.r_drawer]] = 1.0
-            for s in state.r_eligible:
-                out[at["race_eligible"] + rel[s]] = 1.0
-            for s in state.r_passed:
-                out[at["race_passed"] + rel[s]] = 1.0
-            answers = state.r_commits
-            for s in answers:
-                out[at["race_committed"] + rel[s]] = 1.0
-            if seat is not None and seat in answers:
-                out[at["race_your_answer"] + (0 if answers[seat] else 1)] = 1.0
+        """:meth:`fill` of ``state.observe(seat)`` read from the state's fields, by the compiled
+        ``squarrels_direct``."""
+        with memoryview(cast(Any, array)) as view:
+            self._direct.fill(state, seat, view)
 
 
 def encoder(game: Game[Any], players: int) -> Encoder:
