@@ -319,7 +319,8 @@ class Cluster:
         if not await self._claim(stored.id):
             return None
         try:
-            room = await asyncio.to_thread(self.registry.resume, stored)
+            table, seed = await asyncio.to_thread(self.registry.rebuild, stored)  # the replay, off the loop
+            room = self.registry.open(table, seed)  # the registry, on the loop only
         except (OakwoodError, StoreError, ValueError) as exc:
             logger.warning("table %s (game %d) cannot be taken over: %s", stored.id, stored.game_id, exc)
             self._valid_until.pop(stored.id, None)
@@ -344,6 +345,8 @@ class Cluster:
         owner = await self.redis.get(lease_key(table_id))
         if owner is not None and owner != self.node:
             return str(owner)
+        if owner == self.node:  # this node is taking it over right now (its heartbeat)
+            return await self._room_soon(table_id)
         stored = await asyncio.to_thread(self._unfinished, table_id)
         if stored is None:
             return None
@@ -351,7 +354,19 @@ class Cluster:
         if taken is not None:
             return taken
         owner = await self.redis.get(lease_key(table_id))
-        return None if owner is None or owner == self.node else str(owner)
+        if owner == self.node:  # another task of this node claimed it first
+            return await self._room_soon(table_id)
+        return None if owner is None else str(owner)
+
+    async def _room_soon(self, table_id: str) -> Room | None:
+        """The room of ``table_id`` once this node's take-over of it has opened it (within 5 s), else None."""
+        deadline = time.monotonic() + CALL_SECONDS
+        while time.monotonic() < deadline:
+            room = self.registry.rooms.get(table_id)
+            if room is not None and not room.closed:
+                return room
+            await asyncio.sleep(0.05)
+        return None
 
     def _unfinished(self, table_id: str) -> WebTable | None:
         """The stored table ``table_id`` if its game is unfinished."""

@@ -323,14 +323,10 @@ class Registry:
                 logger.warning("table %s (game %d) cannot be resumed: %s", stored.id, stored.game_id, exc)
         return restored
 
-    def resume(self, stored: WebTable) -> Room:
-        """Rebuild one unfinished table from the store and open it (another server held it; see
-        :mod:`.cluster`): its room, not yet planned. :class:`OakwoodError`, :class:`StoreError` or
-        ``ValueError`` if its moves no longer replay."""
-        self._restore(stored)
-        return self.rooms[stored.id]
-
-    def _restore(self, stored: WebTable) -> None:
+    def rebuild(self, stored: WebTable) -> tuple[Table, int]:
+        """One unfinished table rebuilt from the store by replaying its moves, and its seed, without opening it
+        (it touches nothing of the registry, so another thread may do it: see :mod:`.cluster`).
+        :class:`OakwoodError`, :class:`StoreError` or ``ValueError`` if its moves no longer replay."""
         row = self.store.get_game(stored.game_id)
         state = row.replay().play()
         game = state.game
@@ -350,7 +346,14 @@ class Registry:
             seq=len(state.history),
             decision_seq=len(state.history),  # an answer sent before the restart is asked again
         )
-        self._open(table, row.seed)
+        return table, row.seed
+
+    def _restore(self, stored: WebTable) -> None:
+        self._open(*self.rebuild(stored))
+
+    def open(self, table: Table, seed: int) -> Room:
+        """Open a rebuilt table (:meth:`rebuild`): its room, not yet planned."""
+        return self._open(table, seed)
 
     async def start(self) -> None:
         """Plan every restored table (bots to move, clocks to run) once the event loop runs, and start looking
