@@ -25,6 +25,8 @@ from websockets.sync.client import ClientConnection, connect
 from oakwood.cli.main import app
 from oakwood.engine import Decision, load
 from oakwood.store import open_store
+from tests.conftest import fresh_postgres_database
+from tests.store import postgres
 from tests.web.cluster_helpers import (
     RedisServer,
     act,
@@ -188,9 +190,9 @@ def play(ws: ClientConnection, update: dict[str, Any], moves: int | None) -> dic
 
 
 def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
-    tmp_path: Path, redis_server: RedisServer
+    tmp_path: Path, redis_server: RedisServer, postgres_cluster: postgres.Cluster
 ) -> None:
-    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    db = fresh_postgres_database(postgres_cluster)  # the store of a real deployment of several processes
     one, two, three = nodes(tmp_path, redis_server.url, db, ["one", "two", "three"])
     try:
         body = {"game": "barrell", "players": 2, "seats": ["human", "easy"], "name": "Ann"}
