@@ -213,6 +213,10 @@ class Cluster:
         owned = list(self.registry.rooms)
         await self.registry.close()
         self._valid_until.clear()
+        for relay in self._relayed.values():  # their writers end here, not with the loop
+            relay.local.stop()
+        for _, client in self._remote.values():
+            client.stop()
         with contextlib.suppress(RedisError, OSError, TimeoutError):
             await asyncio.wait_for(self._hand_over(owned), STOP_SECONDS)
         with contextlib.suppress(RedisError, OSError, TimeoutError):
