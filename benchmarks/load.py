@@ -16,7 +16,16 @@ searching bots), for the memory of many tables with bots that keep search trees.
 the ``--tables`` people is reported apart from theirs: what a person sees while bots think elsewhere.
 ``--bot-processes`` is the server's (0: bots search in the server's threads).
 
+``--processes N`` (N > 1) runs N ``oakwood serve --redis`` processes on one store and a throwaway
+``redis-server`` (on a Unix socket of the temporary folder): each table is created at one of them in turn and its
+client connects to the next one, so most moves cross Redis to the table's owner and back. The CPU and memory
+reported are the processes' sum. ``--kill-after S`` kills the first process with SIGKILL after S seconds: the
+clients whose connection closes reconnect to the others, and the run reports the time from the SIGKILL to the
+last of them hearing its table again (taken over by another process), and how many tables resumed.
+
     python benchmarks/load.py --tables 200 --seconds 60
+    python benchmarks/load.py --tables 300 --seconds 60 --processes 2
+    python benchmarks/load.py --tables 100 --seconds 40 --processes 2 --kill-after 15
     python benchmarks/load.py --tables 200 --seconds 120 --game squarrels --seats human,expert,expert,expert
     python benchmarks/load.py --tables 200 --expert-tables 12 --seconds 90
 """
@@ -25,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -40,6 +50,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,7 +83,10 @@ class Memory:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            self.sample()
+            try:
+                self.sample()
+            except (OSError, RuntimeError):  # the process is gone (--kill-after): its last sample stands
+                return
 
     def sample(self) -> None:
         """Read the resident set once."""
@@ -99,58 +113,124 @@ def cpu_seconds(pid: int) -> float:
 class Load:
     """The clients and what they measured."""
 
-    def __init__(self, base: str, game: str, seats: list[str], think: float, until: float) -> None:
-        self.base, self.game, self.seats, self.think, self.until = base, game, seats, think, until
+    def __init__(self, bases: list[str], game: str, seats: list[str], think: float, until: float) -> None:
+        self.bases, self.game, self.seats, self.think, self.until = bases, game, seats, think, until
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.messages = 0
         self.games = 0
         self.created = 0
+        #: the processes killed (indices of ``bases``), and when the kill was
+        self.dead: set[int] = set()
+        self.killed_at: float | None = None
+        #: seconds from the kill to each table's first update after its client reconnected
+        self.resumed: list[float] = []
+        #: connections closed with 4010 (the table moved to another process) and reconnected
+        self.moved = 0
+        self._turn = 0
+
+    def _next(self, avoid: int | None = None) -> int:
+        """The next process (round robin) that is alive and not ``avoid``, if any other is."""
+        for _ in range(len(self.bases)):
+            self._turn = (self._turn + 1) % len(self.bases)
+            if self._turn not in self.dead and (self._turn != avoid or len(self.bases) == 1):
+                return self._turn
+        return self._turn
 
     async def table(self, http: httpx.AsyncClient) -> None:
         """Play tables one after another until the time is up."""
         while time.monotonic() < self.until:
             body = {"game": self.game, "players": len(self.seats), "seats": self.seats, "name": "Load"}
-            answer = (await http.post(f"{self.base}/api/tables", json=body)).json()
+            at = self._next()
+            try:
+                answer = (await http.post(f"{self.bases[at]}/api/tables", json=body)).json()
+            except httpx.HTTPError:
+                await asyncio.sleep(0.5)  # its process was killed meanwhile: another one takes the next table
+                continue
             self.created += 1
-            await self.play(answer["table"]["id"], answer["token"])
+            # with several processes the client connects to another one than the table's: relayed through Redis
+            await self.play(answer["table"]["id"], answer["token"], self._next(avoid=at))
 
-    async def play(self, table_id: str, token: str) -> None:
-        url = self.base.replace("http", "ws") + f"/ws/tables/{table_id}"
-        # a server busy with searching bots answers late (its event loop shares the interpreter with them)
-        async with connect(url, max_size=2**22, open_timeout=120) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            sent_at: dict[int, float] = {}
-            while time.monotonic() < self.until:
-                message: dict[str, Any] = json.loads(await ws.recv())
-                self.messages += 1
-                if message["type"] == "error":
-                    if message["code"] != "stale":
-                        self.errors.append(message["code"])
-                    continue
-                now = time.monotonic()
-                for seq in [s for s in sent_at if message["seq"] > s]:
-                    self.latencies.append(now - sent_at.pop(seq))
-                if message["observation"]["terminal"]:
-                    self.games += 1
+    async def play(self, table_id: str, token: str, at: int) -> None:
+        sent_at: dict[int, float] = {}
+        cut: float | None = None  # when the connection was cut by a killed process (None: not cut)
+        while time.monotonic() < self.until:
+            url = self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
+            try:
+                # a server busy with searching bots answers late (its event loop shares the interpreter with them)
+                async with connect(url, max_size=2**22, open_timeout=120) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": token}))
+                    while time.monotonic() < self.until:
+                        message: dict[str, Any] = json.loads(await ws.recv())
+                        self.messages += 1
+                        if message["type"] == "error":
+                            if message["code"] != "stale":
+                                self.errors.append(message["code"])
+                            continue
+                        now = time.monotonic()
+                        if cut is not None and self.killed_at is not None:
+                            self.resumed.append(now - self.killed_at)
+                            cut = None
+                        for seq in [s for s in sent_at if message["seq"] > s]:
+                            self.latencies.append(now - sent_at.pop(seq))
+                        if message["observation"]["terminal"]:
+                            self.games += 1
+                            return
+                        if message["legal"] and message["seq"] not in sent_at:
+                            await asyncio.sleep(self.think)
+                            sent_at[message["seq"]] = time.monotonic()
+                            move = {"type": "act", "seq": message["seq"], "action": message["legal"][0]["index"]}
+                            await ws.send(json.dumps(move))
                     return
-                if message["legal"] and message["seq"] not in sent_at:
-                    await asyncio.sleep(self.think)
-                    sent_at[message["seq"]] = time.monotonic()
-                    move = {"type": "act", "seq": message["seq"], "action": message["legal"][0]["index"]}
-                    await ws.send(json.dumps(move))
+            except (ConnectionClosed, InvalidStatus, OSError) as exc:
+                moved = isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code == 4010
+                if self.killed_at is None and not moved:
+                    raise
+                if moved:
+                    self.moved += 1
+                # the process was killed, or the table moved (4010): reconnect as a browser does; a move sent
+                # and never answered was never acknowledged, so it is dropped (the next update asks again)
+                if cut is None and self.killed_at is not None:
+                    cut = time.monotonic()
+                sent_at.clear()
+                if at in self.dead:
+                    at = self._next(avoid=at)
+                await asyncio.sleep(0.2)
 
 
-async def run(args: argparse.Namespace, base: str) -> tuple[Load, Load]:
-    """The people's tables and the experts' tables, played side by side until ``--seconds`` are up."""
+async def run(args: argparse.Namespace, bases: list[str], servers: list[subprocess.Popen[bytes]]) -> tuple[Load, Load]:
+    """The people's tables and the experts' tables, played side by side until ``--seconds`` are up (the first
+    process killed after ``--kill-after`` seconds, if given)."""
     until = time.monotonic() + args.seconds
-    load = Load(base, args.game, seats_of(args), args.think, until)
-    experts = Load(base, args.expert_game, args.expert_seats.split(","), args.think, until)
+    load = Load(bases, args.game, seats_of(args), args.think, until)
+    experts = Load(bases, args.expert_game, args.expert_seats.split(","), args.think, until)
+
+    async def kill() -> None:
+        await asyncio.sleep(args.kill_after)
+        for side in (load, experts):
+            side.dead.add(0)
+            side.killed_at = time.monotonic()
+        servers[0].send_signal(signal.SIGKILL)
+
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         tables = [load.table(http) for _ in range(args.tables)]
-        await asyncio.gather(*tables, *(experts.table(http) for _ in range(args.expert_tables)))
+        killing = [kill()] if args.kill_after is not None else []
+        await asyncio.gather(*tables, *(experts.table(http) for _ in range(args.expert_tables)), *killing)
     return load, experts
+
+
+def start_redis(folder: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A throwaway ``redis-server`` on a Unix socket in ``folder`` (nothing saved), once it answers; its URL."""
+    sock = Path(folder) / "redis.sock"
+    command = ["redis-server", "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, cwd=folder)
+    for _ in range(200):
+        if sock.exists():
+            return process, f"unix://{sock}"
+        time.sleep(0.05)
+    process.kill()
+    raise SystemExit("redis-server did not start (apt-get install -y redis-server)")
 
 
 def seats_of(args: argparse.Namespace) -> list[str]:
@@ -185,39 +265,80 @@ def main() -> None:
     parser.add_argument("--expert-game", default="squarrels")
     parser.add_argument("--expert-seats", default="human,expert,expert,expert")
     parser.add_argument("--bot-processes", help="the server's --bot-processes (default: its own, one a core)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: with --redis)")
+    parser.add_argument("--lease-seconds", default="5", help="the servers' --lease-seconds (with --processes)")
+    parser.add_argument("--kill-after", type=float, help="SIGKILL the first process after this many seconds")
     args = parser.parse_args()
-    port = free_port()
+    if args.kill_after is not None and args.processes < 2:
+        raise SystemExit("--kill-after needs --processes 2 or more (someone must take the tables over)")
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         profiler = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-        serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
-        if args.bot_processes is not None:
-            serve += ["--bot-processes", args.bot_processes]
-        command = [sys.executable, *profiler, *serve]
-        server = subprocess.Popen([*command, "--db", f"sqlite:///{folder}/load.db"], env=env, stdout=subprocess.DEVNULL)
+        database = f"sqlite:///{folder}/load.db"
+        redis: subprocess.Popen[bytes] | None = None
+        cluster: list[str] = []
+        if args.processes > 1:
+            redis, url = start_redis(folder)
+            cluster = ["--redis", url, "--lease-seconds", args.lease_seconds]
+            subprocess.run(  # the schema first: processes that find an empty database at once would race for it
+                [sys.executable, "-c", f"from oakwood.store import open_store; open_store({database!r}).close()"],
+                env=env,
+                check=True,
+            )
+        servers: list[subprocess.Popen[bytes]] = []
+        bases: list[str] = []
         try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(f"{base}/api/tables", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            cpu_before, started = cpu_seconds(server.pid), time.monotonic()
-            with Memory(server.pid) as memory:
-                load, experts = asyncio.run(run(args, base))
+            for _ in range(args.processes):
+                port = free_port()
+                serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
+                if args.bot_processes is not None:
+                    serve += ["--bot-processes", args.bot_processes]
+                command = [sys.executable, *profiler, *serve, *cluster, "--db", database]
+                servers.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
+                bases.append(f"http://127.0.0.1:{port}")
+            for base in bases:
+                for _ in range(300):
+                    try:
+                        httpx.get(f"{base}/api/tables", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        time.sleep(0.1)
+            cpu_before, started = [cpu_seconds(s.pid) for s in servers], time.monotonic()
+            memories = [Memory(server.pid) for server in servers]
+            for one in memories:
+                one.__enter__()
+            try:
+                load, experts = asyncio.run(run(args, bases, servers))
+            finally:
+                for one in memories:
+                    with contextlib.suppress(Exception):  # a killed process has no /proc entry any more
+                        one.__exit__()
             elapsed = time.monotonic() - started
-            cpu = cpu_seconds(server.pid) - cpu_before
+            # a killed process's CPU is gone with it: the sum is the survivors'
+            cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True) if s.poll() is None)
         finally:
-            server.send_signal(signal.SIGINT)  # a graceful stop (a profiled server writes its stats)
-            server.wait(timeout=30)
+            for server in servers:
+                if server.poll() is None:
+                    server.send_signal(signal.SIGINT)  # a graceful stop (a profiled server writes its stats)
+            for server in servers:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    print(f"a server did not stop within 30 s of SIGINT: killed (pid {server.pid})", file=sys.stderr)
+                    server.kill()
+                    server.wait()
+            if redis is not None:
+                redis.kill()
+                redis.wait()
+    memory = memories[-1]  # the last process (never killed) for the curve; the sum below
     moves = len(load.latencies)
     seats = f"seats {','.join(seats_of(args))}, bot pace {args.bot_pace} s, think {args.think} s"
     print(f"{args.tables} tables of {args.game} ({seats}), {elapsed:.0f} s")
     print(
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
     )
-    print(f"games finished {load.games}, errors {len(load.errors)} {sorted(set(load.errors))}")
+    errors = f"errors {len(load.errors)} {sorted(set(load.errors))}, moved (4010) {load.moved}"
+    print(f"games finished {load.games}, {errors}")
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
     print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
     if args.expert_tables:
@@ -227,6 +348,14 @@ def main() -> None:
             f"{args.bot_processes or 'default'}): {len(experts.latencies)} moves there, "
             f"{experts.games} games finished, their own move to update p50 {e50:.1f} ms, p95 {e95:.1f} ms"
         )
+    if args.processes > 1:
+        print(f"{args.processes} processes with --redis (lease {args.lease_seconds} s); clients at another process")
+    if load.killed_at is not None:
+        last = max(load.resumed, default=float("nan"))
+        print(
+            f"SIGKILL of process 1 after {args.kill_after:g} s: {len(load.resumed)} tables resumed elsewhere, "
+            f"the last {last:.1f} s after the kill (median {statistics.median(load.resumed or [float('nan')]):.1f} s)"
+        )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
     grown = memory.last - memory.idle
     print(
@@ -234,6 +363,8 @@ def main() -> None:
         f"({grown:+.0f} MB, {grown / args.tables:.2f} MB a concurrent table; "
         f"{args.tables} at once, {load.created} created, {load.games} finished)"
     )
+    if len(memories) > 1:
+        print("RSS per process (end): " + ", ".join(f"{one.last:.0f} MB" for one in memories))
     step = max(1, len(memory.samples) // 8)  # about eight points of the curve: still growing, or level?
     print("RSS over time: " + ", ".join(f"{t:.0f} s {mb:.0f} MB" for t, mb in memory.samples[::step]))
 

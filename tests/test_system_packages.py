@@ -1,4 +1,4 @@
-"""``make test`` installs the Debian packages its checks need (Chromium, PostgreSQL, Caddy) when run as root, and
+"""``make test`` installs the Debian packages its checks need (Chromium, PostgreSQL, Caddy, Redis) when run as root, and
 otherwise stops at once with the one command to run: ``scripts/system-packages``, run with a fake ``apt-get``."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def run(tmp_path: Path, *, as_root: bool) -> subprocess.CompletedProcess[str]:
         "OAKWOOD_CHROMIUM": str(tmp_path / "chromium"),
         "OAKWOOD_POSTGRES_GLOB": str(tmp_path / "postgresql" / "*" / "bin" / "initdb"),
         "OAKWOOD_CADDY": str(tmp_path / "caddy"),
+        "OAKWOOD_REDIS_SERVER": str(tmp_path / "redis-server"),
     }
     command = [str(SCRIPT)]
     if not as_root and os.geteuid() == 0:
@@ -51,14 +52,14 @@ def run(tmp_path: Path, *, as_root: bool) -> subprocess.CompletedProcess[str]:
 def test_as_root_the_missing_packages_are_installed_with_apt_get(tmp_path: Path) -> None:
     done = run(tmp_path, as_root=True)
     assert done.returncode == 0, done.stderr
-    assert "install -y -qq chromium postgresql caddy" in (tmp_path / "apt.log").read_text()
+    assert "install -y -qq chromium postgresql caddy redis-server" in (tmp_path / "apt.log").read_text()
 
 
 def test_otherwise_one_line_names_the_command_and_the_checks_stop(tmp_path: Path) -> None:
     done = run(tmp_path, as_root=False)
     assert done.returncode == 1
     assert done.stderr.strip() == (
-        "make test needs these Debian packages: sudo apt-get install -y chromium postgresql caddy"
+        "make test needs these Debian packages: sudo apt-get install -y chromium postgresql caddy redis-server"
     )
     assert not (tmp_path / "apt.log").exists()
 
@@ -71,11 +72,11 @@ def test_only_what_is_missing_is_installed(tmp_path: Path) -> None:
     initdb.write_text("")
     done = run(tmp_path, as_root=True)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "apt.log").read_text().split() == ["install", "-y", "-qq", "caddy"]
+    assert (tmp_path / "apt.log").read_text().split() == ["install", "-y", "-qq", "caddy", "redis-server"]
 
 
 def test_nothing_is_done_when_all_are_there(tmp_path: Path) -> None:
-    for name in ("chromium", "caddy"):
+    for name in ("chromium", "caddy", "redis-server"):
         (tmp_path / name).write_text("")
         (tmp_path / name).chmod(0o755)
     initdb = tmp_path / "postgresql" / "15" / "bin" / "initdb"

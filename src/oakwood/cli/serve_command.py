@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import logging
 import signal
@@ -70,6 +71,25 @@ def serve(
             metavar="URL",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="Run as one of several processes sharing this Redis (redis://HOST:PORT/N or unix:///PATH) and one "
+            "--db: each table is held by one process at a time, any process serves any table, and a process that "
+            "dies has its tables taken over by the others (docs/hosting.md).",
+            metavar="URL",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        str,
+        typer.Option(
+            "--lease-seconds",
+            help="With --redis: seconds a process's hold on a table lasts without a heartbeat; a killed process's "
+            "tables are taken over after about this long.",
+            metavar="SECONDS",
+        ),
+    ] = "5",
 ) -> None:
     """Play in the browser: a lobby, tables with friends and bots, replays (stop with Ctrl-C)."""
     out = Console(highlight=False)
@@ -83,6 +103,9 @@ def serve(
             if bot_processes is None
             else values.whole_number("--bot-processes", bot_processes, minimum=0, maximum=256)
         )
+        lease = values.seconds("--lease-seconds", lease_seconds, maximum=600.0, allow_zero=False)
+        if redis is not None:
+            _check_redis(redis)
         try:
             import uvicorn
 
@@ -109,8 +132,11 @@ def serve(
             trusted_proxies=proxies,
             tables=TableLimits(idle_seconds=expire * 60.0),
             public_url=public,
-            **({} if processes is None else {"bot_processes": processes}),
+            redis=redis,
+            lease_seconds=lease,
         )
+        if processes is not None:
+            settings = dataclasses.replace(settings, bot_processes=processes)
         shown_host = _local_address(host)
         local = f"http://{shown_host}:{port_number}/"
         shown = local if public is None else f"{public}/ (listening at {local})"
@@ -145,6 +171,26 @@ def serve(
             )
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _check_redis(url: str) -> None:
+    """Refuse in one line a ``--redis`` that is not a Redis URL, whose client is not installed, or that does not
+    answer, before the server listens."""
+    try:
+        import redis as redis_client
+
+        from oakwood.web.cluster import check_redis_url
+    except ImportError as exc:
+        raise CliInputError(f"--redis needs its extra: pip install 'oakwood[web,cluster]' ({exc})") from None
+    try:
+        check_redis_url(url)
+    except ValueError as exc:
+        raise CliInputError(f"--redis {url}: {exc}") from None
+    try:
+        with redis_client.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5) as probe:
+            probe.ping()
+    except (redis_client.RedisError, OSError, ValueError) as exc:
+        raise CliInputError(f"--redis {url}: Redis does not answer ({exc})") from None
 
 
 def _log_access() -> None:

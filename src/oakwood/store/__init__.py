@@ -8,7 +8,7 @@ come out as :class:`StoredGame`, whose ``replay()`` rebuilds them.
 from __future__ import annotations
 
 from .database import ENV_VARIABLE, default_url, resolve_url
-from .errors import StoreError
+from .errors import GameMoved, StoreError
 from .live import LiveGame
 from .models import ABANDONED
 from .records import (
@@ -30,6 +30,7 @@ __all__ = [
     "ENV_VARIABLE",
     "EndedWebTable",
     "GameListing",
+    "GameMoved",
     "LiveGame",
     "NewGame",
     "PlayedGame",

@@ -19,6 +19,8 @@ class LiveGame:
         self.id = game_id
         self._saved: list[tuple[int, int]] = []
         self._finished = False
+        #: write only over the moves this object saved last (servers sharing a store; see ``Store.save_moves``)
+        self.guarded = False
 
     @classmethod
     def start(
@@ -58,12 +60,18 @@ class LiveGame:
         finished = state.is_terminal()
         if actions == self._saved and finished == self._finished:
             return
+        expected = len(self._saved) if self.guarded else None
         if finished:
             self.store.save_moves(
-                self.id, actions, scores=state.scores(), returns=state.returns(), winners=state.winners()
+                self.id,
+                actions,
+                scores=state.scores(),
+                returns=state.returns(),
+                winners=state.winners(),
+                expected_steps=expected,
             )
         else:
-            self.store.save_moves(self.id, actions)
+            self.store.save_moves(self.id, actions, expected_steps=expected)
         self._saved = actions
         self._finished = finished
 

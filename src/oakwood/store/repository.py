@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, sel
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import database
-from .errors import StoreError
+from .errors import GameMoved, StoreError
 from .interrupts import interrupts_deferred
 from .models import (
     ABANDONED,
@@ -218,17 +218,24 @@ class Store:
         scores: Sequence[float] | None = None,
         returns: Sequence[float] | None = None,
         winners: Sequence[int] | None = None,
+        expected_steps: int | None = None,
     ) -> None:
         """Replace a game's action history (moves appended, or one taken back); with the outcome, the game
-        is finished."""
+        is finished. With ``expected_steps``, only if the stored history still has that many moves and the game
+        is running (a guard for servers sharing the store: a server that lost a table to another cannot write
+        over the moves the other stored); :class:`GameMoved` if not."""
         values: dict[str, Any] = {"game_id": game_id, "actions": [list(p) for p in actions], "steps": len(actions)}
         statement = _SAVE_MOVES
         if winners is not None:
             values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
             statement = _SAVE_ENDING
+        if expected_steps is not None:
+            statement = statement.where(GAMES.c.steps == expected_steps, GAMES.c.status == RUNNING)
         with self._writing() as connection:
             done = connection.execute(statement, values)
             if done.rowcount != 1:
+                if expected_steps is not None:
+                    raise GameMoved(f"game {game_id} was changed by another server (or is not running)")
                 raise StoreError(f"no game {game_id} in {self.url}")
 
     def get_game(self, game_id: int) -> StoredGame:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -36,11 +36,14 @@ from oakwood.engine import game_class, game_names, load
 from oakwood.store import Store, open_store
 
 from .protocol import ProtocolError, decode, encode, error, too_deep
-from .registry import Registry, TableLimits, check_name
+from .registry import Registry, TableLimits, join
 from .replays import replay_info, replay_step
-from .room import RATE_LIMIT, Client, RoomSettings
+from .room import MOVED, RATE_LIMIT, Client, Room, RoomSettings
 from .search_pool import SearchPool
 from .table import TableError
+
+if TYPE_CHECKING:  # redis is imported only by a server started with --redis
+    from .cluster import Cluster
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 #: The largest request body the JSON API reads: the biggest real one, a table with a deck edited as counts,
@@ -61,6 +64,8 @@ STATUS = {
     "too_many_open": 429,
     "too_many_tables": 503,
     "store": 503,
+    "moved": 503,
+    "unavailable": 503,
 }
 
 #: Tables one client address may create at once (a token bucket's size), and how many a minute after that
@@ -107,6 +112,11 @@ class ServerSettings:
     tables: TableLimits = field(default_factory=TableLimits)
     #: the origin people reach the server at (``--public-url``, as :func:`public_origin` gives it), or None
     public_url: str | None = None
+    #: the Redis of a service of several processes (``--redis``; see :mod:`.cluster`), or None: one process
+    redis: str | None = None
+    #: how long a process's hold on a table lasts without a heartbeat (``--lease-seconds``): a killed process's
+    #: tables are taken over within about this much
+    lease_seconds: float = 5.0
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -504,14 +514,26 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="oakwood-bot")
         searches = SearchPool(config.bot_processes) if config.bot_processes > 0 else None
         registry = Registry(store, executor, config.room, config.version, config.tables, searches)
-        registry.restore()
+        cluster = None
+        if config.redis is None:
+            registry.restore()
+        else:  # one of several processes: the tables are claimed from the store, not all restored here
+            from .cluster import Cluster
+
+            cluster = Cluster(registry, config.redis, config.lease_seconds)
         app.state.registry = registry
         app.state.store = store
+        app.state.cluster = cluster
         await registry.start()
+        if cluster is not None:
+            await cluster.start()
         try:
             yield
         finally:
-            await registry.close()
+            if cluster is not None:
+                await cluster.stop()
+            else:
+                await registry.close()
             executor.shutdown(wait=False, cancel_futures=True)
             if searches is not None:
                 searches.shutdown()
@@ -539,6 +561,21 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def registry_of(request: Request | WebSocket) -> Registry:
         registry: Registry = request.app.state.registry
         return registry
+
+    def cluster_of(request: Request | WebSocket) -> Cluster | None:
+        cluster: Cluster | None = request.app.state.cluster
+        return cluster
+
+    async def locate(request: Request | WebSocket, table_id: str) -> Room | str:
+        """The room of ``table_id`` if this process holds it, else (with ``--redis``) the node that does;
+        ``unknown_table`` if there is none."""
+        cluster = cluster_of(request)
+        if cluster is None:
+            return registry_of(request).get(table_id)
+        where = await cluster.locate(table_id)
+        if where is None:
+            return registry_of(request).get(table_id)  # a finished table still held here, else unknown_table
+        return where
 
     def page(name: str) -> FileResponse | PlainTextResponse:
         path = STATIC / name
@@ -588,11 +625,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             answers = await asyncio.wait_for(asyncio.to_thread(store_answers, store), HEALTH_SECONDS)
         except TimeoutError:
             answers = False
+        error_text = None if answers else "the store does not answer"
+        cluster = cluster_of(request)
+        if answers and cluster is not None and not await cluster.answers(HEALTH_SECONDS):
+            answers, error_text = False, "Redis does not answer"
         body: dict[str, Any] = {"status": "ok" if answers else "unavailable", "version": config.version}
         if answers:
             body["tables"] = len(registry_of(request).rooms)
         else:
-            body["error"] = "the store does not answer"
+            body["error"] = error_text
         return JSONResponse(body, status_code=200 if answers else 503, headers={"Cache-Control": "no-store"})
 
     @app.get("/api/catalog")
@@ -601,8 +642,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
-        registry = registry_of(request)
-        return {"tables": registry.summaries(), "history": await asyncio.to_thread(registry.history)}
+        registry, cluster = registry_of(request), cluster_of(request)
+        if cluster is None:
+            tables = registry.summaries()
+        else:
+            tables = await cluster.lobby()
+        return {"tables": tables, "history": await asyncio.to_thread(registry.history)}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
@@ -615,16 +660,25 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 answer.headers["Retry-After"] = str(seconds)
                 return answer
         body: CreateTable = await body_of(request, CreateTable)
-        room, seat, token = registry_of(request).create(
-            game_name=body.game,
-            players=body.players,
-            options=body.options,
-            seats=body.seats,
-            name=body.name,
-            turn_seconds=body.turn_seconds,
-            seed=body.seed,
-            client=client,
-        )
+        registry, cluster = registry_of(request), cluster_of(request)
+
+        def create(table_id: str | None = None) -> tuple[Room, int, str]:
+            return registry.create(
+                game_name=body.game,
+                players=body.players,
+                options=body.options,
+                seats=body.seats,
+                name=body.name,
+                turn_seconds=body.turn_seconds,
+                seed=body.seed,
+                client=client,
+                table_id=table_id,
+            )
+
+        if cluster is None:
+            room, seat, token = create()
+        else:  # the table's lease is claimed before the table exists anywhere
+            room, seat, token = await cluster.new_table(create)
         if client is not None:
             creations.take(client, time.monotonic())
         await room.changed()
@@ -632,23 +686,37 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+        cluster = cluster_of(request)
+        room = registry_of(request).rooms.get(table_id)
+        if cluster is not None and room is None:
+            listed = await cluster.summary(table_id)
+            if listed is not None:
+                return listed
         summary: dict[str, Any] = registry_of(request).get(table_id).table.summary()
         return summary
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str) -> dict[str, Any]:
         body: JoinTable = await body_of(request, JoinTable)
-        room = registry_of(request).get(table_id)  # after the body's await: the table may have expired meanwhile
-        if body.seat is not None and not 0 <= body.seat < len(room.table.seats):
-            raise TableError("bad_request", f"there is no seat {body.seat + 1} at this table")
-        seat, token = room.table.take_seat(check_name(body.name), body.seat)
-        await room.changed()
-        return {"table": room.table.summary(), "seat": seat, "token": token}
+        where = await locate(request, table_id)  # after the body's await: the table may have expired meanwhile
+        cluster = cluster_of(request)
+        if isinstance(where, str) and cluster is not None:  # another process holds it: it seats the player
+            return await cluster.call(where, table_id, "join", {"name": body.name, "seat": body.seat})
+        assert isinstance(where, Room)
+        answer = await join(where, body.name, body.seat)
+        if cluster is not None:
+            await cluster.publish_summary(where)
+        return answer
 
     @app.post("/api/tables/{table_id}/abandon")
     async def abandon_table(request: Request, table_id: str) -> dict[str, Any]:
         body: Abandon = await body_of(request, Abandon)
-        room = registry_of(request).get(table_id)  # after the body's await: the table may have expired meanwhile
+        where = await locate(request, table_id)  # after the body's await: the table may have expired meanwhile
+        cluster = cluster_of(request)
+        if isinstance(where, str) and cluster is not None:
+            return await cluster.call(where, table_id, "abandon", {"token": body.token})
+        assert isinstance(where, Room)
+        room = where
         await room.abandon(body.token)
         summary: dict[str, Any] = room.table.summary()
         return summary
@@ -676,11 +744,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return
         await websocket.accept()
         try:
-            room = registry_of(websocket).get(table_id)
+            where = await locate(websocket, table_id)
         except TableError as exc:
             await websocket.send_text(encode(error(exc.code, exc.message)))
-            await websocket.close(code=4404)
+            # a table that does not exist is final (4404); a service briefly away is retried (4010)
+            await websocket.close(code=4404 if exc.code == "unknown_table" else MOVED)
             return
+        cluster = cluster_of(websocket)
+        if isinstance(where, str) and cluster is not None:  # another process holds it: relay the socket there
+            await cluster.relay(websocket, table_id, where, config.rate_limit)
+            return
+        assert isinstance(where, Room)
+        room = where
         client = Client(websocket)
         await room.connect(client)
         try:

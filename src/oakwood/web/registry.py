@@ -72,6 +72,11 @@ def unstarted(table: Table) -> bool:
     return table.seq == 0 and not table.over
 
 
+def new_table_id() -> str:
+    """A fresh table id: 64 random bits, URL-safe."""
+    return secrets.token_urlsafe(8)
+
+
 def check_name(name: str) -> str:
     """A display name, trimmed; refused if empty, too long or made of control characters."""
     cleaned = " ".join(name.split())
@@ -82,6 +87,15 @@ def check_name(name: str) -> str:
     if any(not ch.isprintable() for ch in cleaned):
         raise TableError("bad_request", "a display name cannot contain control characters")
     return cleaned
+
+
+async def join(room: Room, name: str, seat: int | None) -> dict[str, Any]:
+    """Seat ``name`` at ``room``'s table (at ``seat`` if given): the answer of ``POST /api/tables/{id}/join``."""
+    if seat is not None and not 0 <= seat < len(room.table.seats):
+        raise TableError("bad_request", f"there is no seat {seat + 1} at this table")
+    number, token = room.table.take_seat(check_name(name), seat)
+    await room.changed()
+    return {"table": room.table.summary(), "seat": number, "token": token}
 
 
 class Registry:
@@ -159,9 +173,11 @@ class Registry:
         turn_seconds: float | None,
         seed: int | None = None,
         client: str | None = None,
+        table_id: str | None = None,
     ) -> tuple[Room, int, str]:
         """A new table (stored before it is returned) with its creator seated: the room, their seat and token.
-        ``client`` is the address of whoever asked (None: this machine), which :class:`TableLimits` bound."""
+        ``client`` is the address of whoever asked (None: this machine), which :class:`TableLimits` bound;
+        ``table_id`` the table's id if the caller chose it (a server of several claims it first), else a new one."""
         if client is not None:
             self._check_client(client)
         if len(self.rooms) >= MAX_TABLES:
@@ -198,7 +214,7 @@ class Registry:
         except StoreError as exc:
             raise TableError("store", f"the table could not be stored: {exc}") from None
         table = Table(
-            id=secrets.token_urlsafe(8),
+            id=table_id or new_table_id(),
             game=game,
             state=state,
             seats=[Seat(kind=HUMAN) if entry == HUMAN else Seat(kind=BOT, level=entry) for entry in seats],
@@ -307,7 +323,10 @@ class Registry:
                 logger.warning("table %s (game %d) cannot be resumed: %s", stored.id, stored.game_id, exc)
         return restored
 
-    def _restore(self, stored: WebTable) -> None:
+    def rebuild(self, stored: WebTable) -> tuple[Table, int]:
+        """One unfinished table rebuilt from the store by replaying its moves, and its seed, without opening it
+        (it touches nothing of the registry, so another thread may do it: see :mod:`.cluster`).
+        :class:`OakwoodError`, :class:`StoreError` or ``ValueError`` if its moves no longer replay."""
         row = self.store.get_game(stored.game_id)
         state = row.replay().play()
         game = state.game
@@ -327,7 +346,14 @@ class Registry:
             seq=len(state.history),
             decision_seq=len(state.history),  # an answer sent before the restart is asked again
         )
-        self._open(table, row.seed)
+        return table, row.seed
+
+    def _restore(self, stored: WebTable) -> None:
+        self._open(*self.rebuild(stored))
+
+    def open(self, table: Table, seed: int) -> Room:
+        """Open a rebuilt table (:meth:`rebuild`): its room, not yet planned."""
+        return self._open(table, seed)
 
     async def start(self) -> None:
         """Plan every restored table (bots to move, clocks to run) once the event loop runs, and start looking

@@ -47,6 +47,9 @@ OUTBOX_FRAMES = 64
 OUTBOX_CHARS = 1 << 20
 #: The close code of a connection that fell behind (the client reconnects, as after any close but 4404).
 FELL_BEHIND = 4008
+#: The close code of a connection whose table another server process holds now (``oakwood serve --redis``):
+#: the client reconnects and is carried to it.
+MOVED = 4010
 #: How long the close frame of a connection that fell behind may wait for its reader (seconds).
 HANG_UP_SECONDS = 60.0
 
@@ -195,6 +198,9 @@ class Room:
         self._deadlines: dict[int, Deadline] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
         self._pending: set[asyncio.Task[None]] = set()
+        #: closed (the server stops, the game was given up, or another server took the table over): nothing
+        #: more is planned, so no bot or clock of this room can act again
+        self.closed = False
 
     # ------------------------------------------------------------------ connections
     async def connect(self, client: Client) -> None:
@@ -309,6 +315,8 @@ class Room:
 
     def _plan(self) -> None:
         """Start the bots that must act, and the clocks of the people who must."""
+        if self.closed:
+            return
         table = self.table
         if table.over:
             self._release_bots()
@@ -496,7 +504,9 @@ class Room:
         await self.close()
 
     async def close(self) -> None:
-        """Stop every timer and bot of this room (the server is shutting down, or the game was given up)."""
+        """Stop every timer and bot of this room (the server is shutting down, the game was given up, or another
+        server holds the table now)."""
+        self.closed = True
         for deadline in self._deadlines.values():
             deadline.handle.cancel()
         for handle in self._absent.values():

@@ -1,0 +1,738 @@
+"""Many ``oakwood serve`` processes as one service: each table owned by one process at a time, through Redis.
+
+``oakwood serve --redis URL`` makes the process a *node* of a cluster sharing one store and one Redis (the
+design is in ``docs/ARCHITECTURE.md``, "Many processes"):
+
+- a table's owner holds a lease, the key ``oakwood:table:<id>:owner`` (its node id, ``SET NX PX``), renewed by
+  a heartbeat that extends it only while it is still the owner's; a lost lease closes the room;
+- a WebSocket reaching a node that does not own its table is relayed over Redis pub/sub: the client's messages
+  to the owner's channel, and the owner's frames — each made by its own room for that one connection, as for a
+  local socket — back to the relay's channel;
+- the lobby is a Redis hash every owner writes its tables' summaries to;
+- at every heartbeat a node claims the unfinished tables of the store that nobody holds (their owner was
+  killed) and rebuilds them from the store, so they go on, bots and all.
+
+Nothing here changes a rule or a view: the owner's :class:`~oakwood.web.room.Room` and
+:class:`~oakwood.web.table.Table` do all of that, as in a single process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from oakwood.engine import OakwoodError, State
+from oakwood.store import GameMoved, LiveGame, StoreError, WebTable
+
+from .protocol import Ping, ProtocolError, decode, encode, error
+from .registry import Registry, join, new_table_id
+from .room import MOVED, Client, Room
+from .table import TableError
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "oakwood"
+#: The hash of every table's lobby summary (table id → JSON), written by the tables' owners.
+LOBBY = f"{PREFIX}:lobby"
+#: How long a join or a give-up waits for the owner's answer (seconds).
+CALL_SECONDS = 5.0
+#: The share of the lease time an owner trusts its last renewal for (measured from when it was sent), so it
+#: stops writing before the key can have expired in Redis.
+TRUSTED_SHARE = 0.8
+
+#: What starts a frame relayed to a socket on a node's channel (every other message is a JSON object, ``{``),
+#: followed by the connection's id of :data:`CONN_CHARS` characters and the frame's text.
+FRAME = "F"
+CONN_CHARS = 16
+#: The most connections a node opens to Redis (its channel's listener has one more of its own).
+REDIS_CONNECTIONS = 32
+#: The longest each step of a stop may take (the listener's end, the hand-over, closing Redis), in seconds.
+STOP_SECONDS = 3.0
+
+# Extend the lease only if it is still ours (a lease that lapsed and was claimed by another stays theirs).
+RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+# Give the lease up only if it is ours.
+RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
+
+def lease_key(table_id: str) -> str:
+    """The Redis key whose value is the node id of the table's owner."""
+    return f"{PREFIX}:table:{table_id}:owner"
+
+
+def alive_key(node: str) -> str:
+    """The Redis key that exists while ``node`` runs (renewed at each heartbeat, like a lease)."""
+    return f"{PREFIX}:node:{node}:alive"
+
+
+def node_channel(node: str) -> str:
+    """The pub/sub channel a node listens on: messages for the tables it owns, frames for the sockets it relays."""
+    return f"{PREFIX}:node:{node}"
+
+
+def check_redis_url(url: str) -> str:
+    """``url`` if it is a Redis URL (``redis://``, ``rediss://`` or ``unix://``); ValueError otherwise."""
+    scheme = url.partition("://")[0].lower()
+    if "://" not in url or scheme not in ("redis", "rediss", "unix"):
+        raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
+    return url
+
+
+@contextlib.contextmanager
+def available() -> Iterator[None]:
+    """Turn Redis being away into the ``unavailable`` refusal (503): the service degrades, it does not fail."""
+    try:
+        yield
+    except (RedisError, OSError) as exc:
+        raise TableError("unavailable", f"the service is briefly unavailable (Redis: {exc})") from None
+
+
+class HeldGame(LiveGame):
+    """The stored game of a table this node owns: every write is refused once the node cannot be sure it still
+    holds the table, and guarded in the store against another node's moves (``Store.save_moves``)."""
+
+    def __init__(self, live: LiveGame, cluster: Cluster, table_id: str) -> None:
+        super().__init__(live.store, live.id)
+        self._saved = live._saved
+        self._finished = live._finished
+        self.guarded = True
+        self.cluster = cluster
+        self.table_id = table_id
+
+    def sync(self, state: State) -> None:
+        """Save the moves as :meth:`LiveGame.sync` does, only while this node holds the table."""
+        if not self.cluster.holds(self.table_id):
+            # the last renewal is too old to trust (this process was slow, or Redis is away): renew now, and
+            # let the table go only if the lease turns out to be lost; this move is refused either way
+            self.cluster.renew_soon(self.table_id)
+            raise StoreError("this server cannot be sure it still holds the table: try again in a moment")
+        try:
+            super().sync(state)
+        except GameMoved:
+            self.cluster.lose_soon(self.table_id)
+            raise
+        self.cluster.lobby_soon()  # a move may change what the lobby shows (a game over leaves it)
+
+
+class RemoteSender:
+    """A connection relayed by another node, as the owner's room sees it: each frame published to the relay."""
+
+    def __init__(self, cluster: Cluster, node: str, conn: str) -> None:
+        self.cluster, self.node, self.conn = cluster, node, conn
+
+    async def send_text(self, data: str) -> None:
+        """Publish one frame for the relayed connection."""
+        # a frame is most of what crosses Redis: sent as it is behind a marker and the connection's id, never
+        # wrapped in (and escaped into) another JSON document
+        await self.cluster.redis.publish(node_channel(self.node), f"{FRAME}{self.conn}{data}")
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Ask the relay to close the connection with ``code``."""
+        await self.cluster.publish(self.node, {"op": "hangup", "conn": self.conn, "code": code})
+
+
+@dataclass(eq=False)
+class Relayed:
+    """A WebSocket of this node whose table another node owns: the table, its owner when it was opened, and the
+    outbox its frames are written from."""
+
+    table_id: str
+    owner: str
+    local: Client
+    websocket: WebSocket
+    #: when a message was forwarded that no frame has answered yet (every message the owner gets is answered
+    #: by a frame): a message lost on the way (pub/sub keeps nothing) is noticed, and the socket reconnects
+    asked_at: float | None = None
+
+
+class Cluster:
+    """This process as a node of the cluster: its leases, its channel, its relays, and the lobby it writes."""
+
+    def __init__(self, registry: Registry, url: str, lease_seconds: float = 5.0) -> None:
+        self.registry = registry
+        self.url = url
+        # a bounded pool whose commands wait for a free connection: hundreds of tables publishing at once must
+        # queue, not fail (redis-py's unbounded default refused with "Too many connections" under load)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=CALL_SECONDS
+        )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
+        self.node = secrets.token_hex(8)
+        self.lease_seconds = lease_seconds
+        self._lease_ms = max(1, round(lease_seconds * 1000))
+        #: per owned table, until when (``time.monotonic``) this node may trust that it holds it
+        self._valid_until: dict[str, float] = {}
+        #: the connections other nodes relay to tables of this node: (relay node, connection) → (table, client)
+        self._remote: dict[tuple[str, str], tuple[str, Client]] = {}
+        #: the sockets this node relays to other nodes, by connection id
+        self._relayed: dict[str, Relayed] = {}
+        #: calls (join, give up) waiting for an owner's answer, by request id
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: the lobby summary last written per owned table
+        self._published: dict[str, str] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lobby_due = False
+        #: whether this node's channel is subscribed now (a cut is noticed by the listener or by a failed
+        #: heartbeat, whichever comes first; the relayed state is dropped once both work again)
+        self._listening = False
+        self._cut = False
+        self._stopping = False
+        self._renewing: set[str] = set()
+        self._pending: set[asyncio.Task[Any]] = set()
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+
+    # ------------------------------------------------------------------ start and stop
+    async def start(self) -> None:
+        """Listen on this node's channel, claim the tables nobody holds, and start the heartbeat."""
+        ready = asyncio.Event()
+        self._tasks.append(asyncio.create_task(self._listen(ready), name="oakwood-cluster-listen"))
+        await asyncio.wait_for(ready.wait(), 10)
+        await self.tick()
+        self._tasks.append(asyncio.create_task(self._heartbeat(), name="oakwood-cluster-heartbeat"))
+
+    async def stop(self) -> None:
+        """Stop the heartbeat and the listener, close this node's rooms, and give their leases up at once, so
+        the other nodes take the tables over at their next heartbeat rather than after the lease time."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:  # bounded: a stop must never hang on a Redis that went away
+            await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
+        owned = list(self.registry.rooms)
+        await self.registry.close()
+        self._valid_until.clear()
+        for relay in self._relayed.values():  # their writers end here, not with the loop
+            relay.local.stop()
+        for _, client in self._remote.values():
+            client.stop()
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self._hand_over(owned), STOP_SECONDS)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self.redis.aclose(), STOP_SECONDS)
+
+    async def _hand_over(self, owned: list[str]) -> None:
+        """Say this node is gone, move the connections relayed to it, and release its leases."""
+        await self.redis.delete(alive_key(self.node))
+        for (node, conn), _ in list(self._remote.items()):
+            await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in owned:
+                await self._release(keys=[lease_key(table_id)], args=[self.node], client=pipe)
+            await pipe.execute()
+
+    # ------------------------------------------------------------------ leases
+    def holds(self, table_id: str) -> bool:
+        """Whether this node may still act for ``table_id`` (its last renewal is recent enough)."""
+        return time.monotonic() < self._valid_until.get(table_id, 0.0)
+
+    async def _claim(self, table_id: str) -> bool:
+        """Take the lease of ``table_id`` if nobody holds it; whether we got it."""
+        sent = time.monotonic()
+        claimed = await self.redis.set(lease_key(table_id), self.node, nx=True, px=self._lease_ms)
+        if claimed:
+            self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
+        return bool(claimed)
+
+    async def new_table(self, create: Callable[[str], tuple[Room, int, str]]) -> tuple[Room, int, str]:
+        """Create a table under a lease claimed first: ``create`` is handed the id (the registry's ``create``)."""
+        table_id = new_table_id()
+        with available():
+            while not await self._claim(table_id):  # 64 random bits: a clash is as good as never
+                table_id = new_table_id()
+        try:
+            room, seat, token = create(table_id)
+        except BaseException:
+            self._valid_until.pop(table_id, None)
+            with contextlib.suppress(RedisError, OSError):
+                await self._release(keys=[lease_key(table_id)], args=[self.node])
+            raise
+        self._adopt(room)
+        await self.publish_summary(room)
+        return room, seat, token
+
+    async def answers(self, timeout: float) -> bool:
+        """Whether Redis answers a ping within ``timeout`` seconds (``/healthz``)."""
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), timeout))
+        except (RedisError, OSError, TimeoutError):
+            return False
+
+    def _adopt(self, room: Room) -> None:
+        """Guard the stored game of a room this node now owns."""
+        table = room.table
+        table.live = HeldGame(table.live, self, table.id)
+
+    def renew_soon(self, table_id: str) -> None:
+        """Renew the lease of ``table_id`` once the current step is done; let the table go if it was lost."""
+        if table_id not in self._renewing:
+            self._renewing.add(table_id)
+            self._soon(self._renew_now(table_id))
+
+    async def _renew_now(self, table_id: str) -> None:
+        try:
+            sent = time.monotonic()
+            renewed = await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms])
+        except (RedisError, OSError) as exc:
+            logger.warning("the lease of table %s could not be renewed: %s", table_id, exc)
+            return
+        finally:
+            self._renewing.discard(table_id)
+        if renewed:
+            self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
+        else:
+            await self._let_go(table_id)
+
+    def lose_soon(self, table_id: str) -> None:
+        """This node cannot write ``table_id`` any more: let it go once the current step is done."""
+        self._valid_until.pop(table_id, None)
+        self._soon(self._let_go(table_id))
+
+    async def _let_go(self, table_id: str) -> None:
+        """Another node holds ``table_id`` now (or may): close its room here and hang up its connections, which
+        reconnect to wherever it lives."""
+        self._valid_until.pop(table_id, None)
+        room = self.registry.rooms.pop(table_id, None)
+        self._published.pop(table_id, None)
+        if room is None:
+            return
+        logger.info("table %s is no longer held by this server; its connections are moved", table_id)
+        await room.close()
+        for key, (table, _) in list(self._remote.items()):
+            if table == table_id:
+                del self._remote[key]
+        for client in list(room.clients):
+            client.stop()
+            self._soon(_quietly(client.sender.close(MOVED, "the table moved to another server")))
+        room.clients.clear()
+
+    async def _take_over(self, stored: WebTable) -> Room | None:
+        """Claim ``stored`` (an unfinished table nobody holds) and rebuild it from the store; its room, or None
+        if another node was quicker or its moves no longer replay."""
+        if not await self._claim(stored.id):
+            return None
+        try:
+            table, seed = await asyncio.to_thread(self.registry.rebuild, stored)  # the replay, off the loop
+            room = self.registry.open(table, seed)  # the registry, on the loop only
+        except (OakwoodError, StoreError, ValueError) as exc:
+            logger.warning("table %s (game %d) cannot be taken over: %s", stored.id, stored.game_id, exc)
+            self._valid_until.pop(stored.id, None)
+            await self._release(keys=[lease_key(stored.id)], args=[self.node])
+            return None
+        self._adopt(room)
+        logger.info("took table %s over (game %d, %d moves)", stored.id, stored.game_id, room.table.seq)
+        await room.changed()  # plan it: its bots play on, its clocks run
+        await self.publish_summary(room)
+        return room
+
+    async def locate(self, table_id: str) -> Room | str | None:
+        """Where ``table_id`` lives: its room if this node owns it, else the owner's node id; a table nobody
+        holds is taken over here first. None if there is no such unfinished table."""
+        with available():
+            return await self._locate(table_id)
+
+    async def _locate(self, table_id: str) -> Room | str | None:
+        room = self.registry.rooms.get(table_id)
+        if room is not None and not room.closed and self.holds(table_id):
+            return room
+        owner = await self.redis.get(lease_key(table_id))
+        if owner is not None and owner != self.node:
+            return str(owner)
+        if owner == self.node:  # this node is taking it over right now (its heartbeat)
+            return await self._room_soon(table_id)
+        stored = await asyncio.to_thread(self._unfinished, table_id)
+        if stored is None:
+            return None
+        taken = await self._take_over(stored)
+        if taken is not None:
+            return taken
+        owner = await self.redis.get(lease_key(table_id))
+        if owner == self.node:  # another task of this node claimed it first
+            return await self._room_soon(table_id)
+        return None if owner is None else str(owner)
+
+    async def _room_soon(self, table_id: str) -> Room | None:
+        """The room of ``table_id`` once this node's take-over of it has opened it (within 5 s), else None."""
+        deadline = time.monotonic() + CALL_SECONDS
+        while time.monotonic() < deadline:
+            room = self.registry.rooms.get(table_id)
+            if room is not None and not room.closed:
+                return room
+            await asyncio.sleep(0.05)
+        return None
+
+    def _unfinished(self, table_id: str) -> WebTable | None:
+        """The stored table ``table_id`` if its game is unfinished."""
+        for stored in self.registry.store.web_tables(unfinished_only=True):
+            if stored.id == table_id:
+                return stored
+        return None
+
+    # ------------------------------------------------------------------ heartbeat
+    async def _heartbeat(self) -> None:
+        """Run :meth:`tick` every third of the lease time while the server runs; a failure (Redis or the store
+        away) is logged and the next tick tries again."""
+        while not self._stopping:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.tick()
+                if self._cut and self._listening:
+                    self._cut = False
+                    await self._after_cut()
+            except (RedisError, OSError) as exc:
+                self._cut = True
+                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
+            except StoreError as exc:
+                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
+            except Exception:  # one bad tick must not stop the next ones
+                logger.exception("cluster heartbeat failed")
+
+    async def tick(self) -> None:
+        """Renew this node's leases (letting go of the lost ones), write the lobby, take over the tables nobody
+        holds, and move the relayed sockets whose table changed owner."""
+        owned = list(self.registry.rooms)
+        sent = time.monotonic()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(alive_key(self.node), "1", px=self._lease_ms)
+            for table_id in owned:
+                await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms], client=pipe)
+            renewed = (await pipe.execute())[1:]
+        for table_id, ok in zip(owned, renewed, strict=True):
+            if ok:
+                self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
+            else:
+                await self._let_go(table_id)
+        await self._write_lobby()
+        unfinished = {stored.id: stored for stored in await asyncio.to_thread(self._unfinished_tables)}
+        listed = {str(key) for key in await self.redis.hkeys(LOBBY)}
+        relayed = {relay.table_id for relay in self._relayed.values()}
+        others = sorted((set(unfinished) | listed | relayed) - set(self.registry.rooms))
+        found = await self.redis.mget([lease_key(t) for t in others]) if others else []
+        owners: dict[str, str | None] = {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
+        for table_id in others:
+            if owners[table_id] is not None:
+                continue
+            if table_id in unfinished:
+                if await self._take_over(unfinished[table_id]) is not None:
+                    owners[table_id] = self.node
+            else:  # over, or gone, and its owner left no lease: nobody will write it again
+                await self.redis.hdel(LOBBY, table_id)
+        now = time.monotonic()
+        for conn, relay in list(self._relayed.items()):
+            now_at = owners.get(relay.table_id, self.node if relay.table_id in self.registry.rooms else None)
+            unanswered = relay.asked_at is not None and now - relay.asked_at > CALL_SECONDS
+            if now_at != relay.owner or unanswered:
+                self._hang_up(conn, MOVED)
+        await self._forget_dead_relays()
+
+    async def _forget_dead_relays(self) -> None:
+        """Close the relayed connections of nodes that stopped running (killed: they never said goodbye), so a
+        player who was behind one counts as gone and a bot covers their seat after the absence clock."""
+        relays = sorted({node for node, _ in self._remote})
+        if not relays:
+            return
+        alive = await self.redis.mget([alive_key(node) for node in relays])
+        dead = {node for node, flag in zip(relays, alive, strict=True) if flag is None}
+        for key, (table_id, client) in list(self._remote.items()):
+            if key[0] in dead:
+                del self._remote[key]
+                client.stop()
+                room = self.registry.rooms.get(table_id)
+                if room is not None:
+                    await room.disconnect(client)
+
+    def _unfinished_tables(self) -> list[WebTable]:
+        return self.registry.store.web_tables(unfinished_only=True)
+
+    # ------------------------------------------------------------------ the lobby
+    async def _write_lobby(self) -> None:
+        """Write the summary of every owned table that changed since it was last written; drop the ended and
+        the forgotten ones."""
+        changed: dict[str, str] = {}
+        gone: list[str] = []
+        for table_id, room in self.registry.rooms.items():
+            if room.table.over:
+                if self._published.get(table_id) != "":
+                    gone.append(table_id)
+                    self._published[table_id] = ""
+                continue
+            text = json.dumps({**room.table.summary(), "node": self.node})
+            if self._published.get(table_id) != text:
+                changed[table_id] = text
+        for table_id in [t for t in self._published if t not in self.registry.rooms]:
+            gone.append(table_id)
+            del self._published[table_id]
+        if changed:
+            await self.redis.hset(LOBBY, mapping=dict(changed.items()))
+            self._published.update(changed)
+        if gone:
+            await self.redis.hdel(LOBBY, *gone)
+
+    def lobby_soon(self) -> None:
+        """Write the lobby once the current step is done (one write for the moves of one step)."""
+        if not self._lobby_due:
+            self._lobby_due = True
+            self._soon(self._lobby_now())
+
+    async def _lobby_now(self) -> None:
+        self._lobby_due = False
+        try:
+            await self._write_lobby()
+        except (RedisError, OSError) as exc:
+            logger.warning("the lobby waits for the next heartbeat: %s", exc)
+
+    async def publish_summary(self, room: Room) -> None:
+        """Write one owned table's summary now (created, joined), not at the next heartbeat (which writes it
+        if this one fails)."""
+        if room.table.over:
+            return
+        text = json.dumps({**room.table.summary(), "node": self.node})
+        try:
+            await self.redis.hset(LOBBY, room.table.id, text)
+        except (RedisError, OSError) as exc:
+            logger.warning("the lobby entry of table %s waits for the next heartbeat: %s", room.table.id, exc)
+            return
+        self._published[room.table.id] = text
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Every unfinished table of every node, as :meth:`Registry.summaries` orders them."""
+        with available():
+            listed = await self.redis.hgetall(LOBBY)
+        tables = [json.loads(text) for text in listed.values()]
+        for table in tables:
+            table.pop("node", None)
+        order = {"waiting": 0, "paused": 1, "playing": 2}
+        tables = [t for t in tables if t["status"] in order]
+        return sorted(tables, key=lambda t: (order[t["status"]], t["created_at"], t["id"]))
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        """The lobby summary of ``table_id`` (any node's), or None."""
+        with available():
+            text = await self.redis.hget(LOBBY, table_id)
+        if text is None:
+            return None
+        table: dict[str, Any] = json.loads(text)
+        table.pop("node", None)
+        return table
+
+    # ------------------------------------------------------------------ messages between nodes
+    async def publish(self, node: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``node``'s channel."""
+        await self.redis.publish(node_channel(node), json.dumps(message))
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        """Read this node's channel for as long as the server runs (resubscribing after Redis comes back)."""
+        cut = False
+        while not self._stopping:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(node_channel(self.node))
+                    ready.set()
+                    if cut:
+                        cut = False
+                        await self._after_cut()
+                    self._listening = True
+                    while not self._stopping:
+                        message = await pubsub.get_message(timeout=1.0)
+                        if message is not None and message.get("type") == "message":
+                            data = message["data"]
+                            if data.startswith(FRAME):
+                                self._frame(data[1 : 1 + CONN_CHARS], data[1 + CONN_CHARS :])
+                            else:
+                                await self._dispatch(json.loads(data))
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                logger.warning("the cluster channel was cut (listening again in 0.5 s): %s", exc)
+                cut, self._listening = True, False
+                await asyncio.sleep(0.5)
+            except Exception:  # a bad message must not stop the node from listening
+                logger.exception("a cluster message could not be handled")
+
+    async def _after_cut(self) -> None:
+        """This node's channel was cut (Redis restarted, or the network): pub/sub keeps nothing for a listener
+        that was away, so a relayed socket may have missed frames and a relayed connection's goodbye may have
+        been lost. Every relayed socket is hung up (its client reconnects and is sent the whole position) and
+        every connection relayed to this node's tables is let go (its relay hangs it up too)."""
+        logger.info("the cluster channel is back: %d relayed sockets reconnect", len(self._relayed))
+        for conn in list(self._relayed):
+            self._hang_up(conn, MOVED)
+        for key, (table_id, client) in list(self._remote.items()):
+            del self._remote[key]
+            client.stop()
+            room = self.registry.rooms.get(table_id)
+            if room is not None:
+                await room.disconnect(client)
+
+    def _frame(self, conn: str, text: str) -> None:
+        """A frame the owner of a table sent to a socket this node relays."""
+        relay = self._relayed.get(conn)
+        if relay is None:
+            return
+        relay.asked_at = None
+        if not relay.local.post(text):
+            logger.info("a relayed connection to table %s fell behind and was closed", relay.table_id)
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "hangup":
+            self._hang_up(message["conn"], int(message["code"]))
+        elif op == "reply":
+            future = self._calls.pop(message["id"], None)
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif op in ("open", "msg", "close"):
+            await self._relayed_message(op, message)
+        elif op == "call":
+            await self._answer(message)
+
+    async def _relayed_message(self, op: str, message: dict[str, Any]) -> None:
+        """A message of a connection another node relays to one of this node's tables."""
+        node, conn, table_id = message["from"], message["conn"], message["table"]
+        key = (node, conn)
+        room = self.registry.rooms.get(table_id)
+        if op == "close":
+            entry = self._remote.pop(key, None)
+            if entry is not None and room is not None:
+                await room.disconnect(entry[1])
+                self.registry.seen(table_id)
+            return
+        if room is None or room.closed or not self.holds(table_id):
+            await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
+            return
+        if op == "open":
+            client = Client(RemoteSender(self, node, conn))
+            self._remote[key] = (table_id, client)
+            await room.connect(client)
+            return
+        entry = self._remote.get(key)
+        if entry is None:
+            await self.publish(node, {"op": "hangup", "conn": conn, "code": MOVED})
+            return
+        client = entry[1]
+        try:
+            decoded = decode(message["data"])
+        except ProtocolError as exc:  # the relay checked it already; a node is not trusted blindly either
+            room.tell(client, error(exc.code, exc.message))
+            return
+        await room.receive(client, decoded)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """Answer another node's call (join, give up) for one of this node's tables."""
+        reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
+        room = self.registry.rooms.get(message["table"])
+        try:
+            if room is None or room.closed or not self.holds(message["table"]):
+                raise TableError("moved", "the table is moving to another server: try again in a moment")
+            args = message["args"]
+            if message["what"] == "join":
+                reply["body"] = await join(room, args["name"], args.get("seat"))
+                await self.publish_summary(room)
+            elif message["what"] == "abandon":
+                await room.abandon(args["token"])
+                reply["body"] = room.table.summary()
+            else:
+                raise TableError("bad_request", "no such call")
+        except TableError as exc:
+            reply["code"], reply["message"] = exc.code, exc.message
+        await self.publish(message["from"], reply)
+
+    async def call(self, owner: str, table_id: str, what: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Ask ``owner`` to do ``what`` (``join``, ``abandon``) at ``table_id``; its answer, or the
+        :class:`TableError` it refused with."""
+        request = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[request] = future
+        try:
+            message = {"op": "call", "id": request, "from": self.node, "table": table_id, "what": what, "args": args}
+            with available():
+                await self.publish(owner, message)
+            answer = await asyncio.wait_for(future, CALL_SECONDS)
+        except TimeoutError:
+            raise TableError("moved", "the server holding the table did not answer: try again in a moment") from None
+        finally:
+            self._calls.pop(request, None)
+        if "code" in answer:
+            raise TableError(answer["code"], answer["message"])
+        body: dict[str, Any] = answer["body"]
+        return body
+
+    # ------------------------------------------------------------------ relaying a socket
+    async def relay(self, websocket: WebSocket, table_id: str, owner: str, rate_limit: int) -> None:
+        """Carry an accepted WebSocket to ``table_id``, owned by ``owner``, until either side closes it. The
+        client's messages are rate-limited and decoded here (what is refused never crosses); the owner's frames
+        are written from an outbox of the same limits as a local connection's."""
+        conn = secrets.token_hex(CONN_CHARS // 2)
+        local = Client(websocket)
+        relay = Relayed(table_id, owner, local, websocket)
+        self._relayed[conn] = relay
+        opened = False
+        try:
+            await self.publish(owner, {"op": "open", "table": table_id, "conn": conn, "from": self.node})
+            opened = True
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect" or local.behind:
+                    break
+                text, raw = frame.get("text"), frame.get("bytes")
+                data: str | bytes = text if isinstance(text, str) else raw if isinstance(raw, bytes) else b""
+                if local.over_rate(time.monotonic(), rate_limit):
+                    local.post(encode(error("rate_limited", f"more than {rate_limit} messages a second")))
+                    continue
+                try:
+                    message = decode(data)
+                except ProtocolError as exc:
+                    local.post(encode(error(exc.code, exc.message)))
+                    continue
+                if isinstance(message, Ping):
+                    local.post(encode({"type": "pong"}))
+                    continue
+                forwarded = data if isinstance(data, str) else data.decode()
+                if relay.asked_at is None:
+                    relay.asked_at = time.monotonic()
+                await self.publish(owner, {"op": "msg", "table": table_id, "conn": conn, "from": self.node,
+                                           "data": forwarded})  # fmt: skip
+        except WebSocketDisconnect:
+            pass
+        except (RedisError, OSError) as exc:  # Redis is away: the client reconnects and tries again
+            logger.warning("a relayed connection to table %s was cut: %s", table_id, exc)
+            self._relayed.pop(conn, None)
+            local.stop()
+            with contextlib.suppress(Exception):  # closed here, before the handler ends and drops the socket
+                await asyncio.wait_for(websocket.close(MOVED), STOP_SECONDS)
+        finally:
+            self._relayed.pop(conn, None)
+            if opened:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.publish(owner, {"op": "close", "table": table_id, "conn": conn, "from": self.node})
+            await local.hung_up()
+
+    def _hang_up(self, conn: str, code: int) -> None:
+        """Close a relayed socket with ``code`` (its table moved, or the owner let it go)."""
+        relay = self._relayed.pop(conn, None)
+        if relay is None:
+            return
+        relay.local.stop()
+        self._soon(_quietly(relay.websocket.close(code)))
+
+    def _soon(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+
+async def _quietly(work: Awaitable[Any]) -> None:
+    """Await ``work``, ignoring its failure (closing a socket that is already gone)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(work, 10)
