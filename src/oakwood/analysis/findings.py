@@ -51,7 +51,7 @@ def _merge_across_sizes(found: list[Json]) -> list[Json]:
     for f in found:
         if f["kind"] == "advantage" and f["significant"] is False and f["flag"] is None:
             groups.setdefault(("advantage", f["agent"], ""), []).append(f)
-        elif f["kind"] in ("ending", "length", "never"):
+        elif f["kind"] in ("ending", "length", "never", "skill"):
             groups.setdefault((f["kind"], f["agent"], f["key"]), []).append(f)
     merged_away = [id(f) for group in groups.values() if len(group) > 1 for f in group]
     merged = [f for f in found if id(f) not in merged_away]
@@ -70,6 +70,13 @@ def _merge_across_sizes(found: list[Json]) -> list[Json]:
             games = f"{counts[0]} games" if len(counts) == 1 else "the games"
             text = (
                 f"Never seen in {games} at {sizes} players ({agent}), so not measured: {'; '.join(group[0]['labels'])}."
+            )
+        elif kind == "skill":
+            first = group[0]
+            shares = ", ".join(f"{f['share']} at {f['players']}" for f in group)
+            text = (
+                f"Skill at {sizes} players: {first['rung_text']} wins {shares} (a fair share is 1 in the number of "
+                f"players), {first['deals_text']}.{first['note']}"
             )
         elif kind == "ending":
             shares = ", ".join(f"{f['share']} at {f['players']}" for f in group)
@@ -187,18 +194,22 @@ def _skill(skill: Json, table: str) -> Iterator[Json]:
     base_row, *_ = skill["rows"]
     for rung in base_row["rungs"]:
         low, high = rung["ci95"]
-        share = plus_minus({"value": rung["share"], "low": low, "high": high})
-        text = (
-            f"Skill in {table}: one {rung['stronger']} player ({bots[rung['stronger']]}) among "
-            f"{rung['weaker']} players ({bots[rung['weaker']]}) wins {share} (a fair share is "
-            f"{percent(rung['fair'])}), "
-            f"over {_deals(skill['deals'])}, each played with the {rung['stronger']} player at every seat."
+        share = f"{rung['share'] * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}]"
+        who = (
+            f"one {rung['stronger']} player ({bots[rung['stronger']]}) among {rung['weaker']} players "
+            f"({bots[rung['weaker']]})"
         )
+        deals = f"over {_deals(skill['deals'])}, each played with the {rung['stronger']} player at every seat"
+        note = ""
         if bots[rung["weaker"]] == bots[rung["stronger"]]:
-            text += " Both levels play the same bot here: this rung measures nothing."
+            note = " Both levels play the same bot here: this rung measures nothing."
         elif rung["share"] >= CEILING:
-            text += f" {_ceiling(rung['weaker'], rung['stronger'])}"
-        yield _finding(players, "skill ladder", "skill", f"{rung['weaker']}<{rung['stronger']}", text, 2.5)
+            note = f" {_ceiling(rung['weaker'], rung['stronger'])}"
+        text = (
+            f"Skill in {table}: {who} wins {share} of deals (a fair share is {percent(rung['fair'])}), {deals}.{note}"
+        )
+        found = _finding(players, "skill ladder", "skill", f"{rung['weaker']}<{rung['stronger']}", text, 2.5)
+        yield {**found, "share": share, "rung_text": who, "deals_text": deals, "note": note}
     shown = {row["variant"]: row["shown"] for row in skill["rows"]}
     for row in skill["comparisons"]:
         change = f"{row['measure']} {percent(row['base'])} → {percent(row['value'])} ({difference_text(row)}"
@@ -226,9 +237,10 @@ def _skill(skill: Json, table: str) -> Iterator[Json]:
                 f"{shown[row['variant']]}, {table}: no change in skill shown: {change}; "
                 f"{p_is(row['p_adjusted'])} after correction). Not showing a difference is not showing there is none."
             )
-            if max(row["base"], row["value"]) >= CEILING:
+            at_ceiling = max(row["base"], row["value"]) >= CEILING
+            if at_ceiling:
                 text += f" {_ceiling(*row['rung'])}"
-            if not row["tost"] and math.isfinite(row["bound"]):
+            elif not row["tost"] and math.isfinite(row["bound"]):
                 bound = amount(row, row["bound"])
                 text += f" These deals could show no change larger than {bound}: give --margin to test it."
             finding["rank"] = -0.5
