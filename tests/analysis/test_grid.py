@@ -144,7 +144,8 @@ def test_the_grid_plays_every_combination_on_the_same_deals_and_its_interaction_
     # the question asked leads: every variant and interaction finding before anything else, on the terminal too
     found = data["findings"]
     asked = [f for f in found if f["kind"] in ("variant", "grid")]
-    assert found[: len(asked)] == asked and len(asked) == 4  # two options alone, their combination, the interaction
+    # two options alone, their combination, the interaction, and the skill ladder of each of the three variants
+    assert found[: len(asked)] == asked and len(asked) == 7
     bullets = [line for line in output.splitlines() if line.startswith("• ")]
     assert all(any(line.startswith(f"• {f['text'][:40]}") for line in bullets[: len(asked)]) for f in asked), output
     # the variant tables in short, between those findings and the others

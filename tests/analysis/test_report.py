@@ -229,7 +229,8 @@ def test_two_agents_are_measured_apart_and_their_findings_compared(tmp_path: Pat
     (section,) = data["sections"]
     assert list(section["agents"]) == ["heuristic", "random"]
     assert section["agents"]["random"]["games"] == section["agents"]["heuristic"]["games"] == 30
-    assert {f["agent"] for f in data["findings"]} == {"heuristic", "random"}
+    # every finding is about one of the two agents, or about the skill ladder (its own levels, whatever the agents)
+    assert {f["agent"] for f in data["findings"]} == {"heuristic", "random", "skill ladder"}
     for finding in data["findings"]:
         if finding["flag"]:
             assert finding["flag"].startswith("holds for ") and ", not for " in finding["flag"]
@@ -293,9 +294,10 @@ def test_the_question_asked_leads_the_findings_the_page_and_the_terminal(report:
     _, out = report
     found = figures(out)["findings"]
     asked = [f for f in found if f["kind"] == "variant"]
-    assert len(asked) == 2 and found[:2] == asked  # the variant at 2 and at 3 players, before anything else
+    # the variant at 2 and at 3 players, and its skill ladder at each, before anything else
+    assert len(asked) == 4 and found[:4] == asked
     for finding in asked:
-        if not finding["significant"]:  # absence of evidence is not worded as evidence of absence
+        if not finding["significant"] and finding["agent"] != "skill ladder":  # absence is not evidence of absence
             assert "no difference from the base options shown" in finding["text"]
             assert "Not showing a difference is not showing there is none." in finding["text"]
     html = (out / "report.html").read_text(encoding="utf-8").replace("&#x27;", "'")
