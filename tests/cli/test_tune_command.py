@@ -4,9 +4,11 @@ resumes the stored study (nothing run twice) and writes the same files, and bad 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from distributed import LocalCluster
 from typer.testing import CliRunner
 
 from oakwood.cli.main import app
@@ -100,3 +102,27 @@ def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) ->
     assert message in result.output
     assert "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.fixture(scope="module")
+def dask_scheduler() -> Iterator[str]:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_a_dask_cluster_gives_the_local_study(dask_scheduler: str, tmp_path: Path) -> None:
+    local = runner.invoke(app, [*STUDY, "--db", str(tmp_path / "local.db"), "--out", str(tmp_path / "local")])
+    assert local.exit_code == 0, local.output
+    at = STUDY.index("--workers")
+    without_workers = STUDY[:at] + STUDY[at + 2 :]  # a dask cluster brings its own workers
+    where = ["--backend", "dask", "--scheduler", dask_scheduler, "--db"]
+    on_dask = runner.invoke(app, [*without_workers, *where, str(tmp_path / "dask.db"), "--out", str(tmp_path / "dask")])
+    assert on_dask.exit_code == 0, on_dask.output
+    assert "trial 2 of 3:" in on_dask.output
+
+    def study(name: str) -> dict[str, object]:
+        tree = json.loads((tmp_path / name / "tuning.json").read_text(encoding="utf-8"))
+        tree.pop("command")  # names where the games were played; every figure must agree
+        return tree
+
+    assert study("dask") == study("local")
