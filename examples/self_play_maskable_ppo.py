@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 
 from oakwood.arena.stats import wilson_interval
 from oakwood.rl.gymnasium import OakwoodEnv
@@ -79,6 +80,7 @@ def self_play(
     model = MaskablePPO(
         "MlpPolicy", env, gamma=1.0, n_steps=n_steps, batch_size=batch_size, seed=seed, device="cpu", verbose=0
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # else every learn() makes a /tmp/SB3-<date> folder
     first = frozen_copy(model, deterministic=True)  # generation 0: the untrained network
     pool.add(frozen_copy(model))
     previous = first

@@ -26,6 +26,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.logger import Logger
 
 import oakwood.rl.gymnasium  # noqa: F401  (registers oakwood/Barrell-v0 and the others)
 from oakwood.arena.stats import wilson_interval
@@ -50,6 +51,7 @@ def train(
     model = MaskablePPO(
         "MlpPolicy", env, gamma=1.0, n_steps=n_steps, batch_size=batch_size, seed=seed, device="cpu", verbose=0
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # else every learn() makes a /tmp/SB3-<date> folder
     model.learn(total_timesteps=timesteps)
     return model
 

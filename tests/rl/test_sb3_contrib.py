@@ -34,6 +34,12 @@ def one_thread() -> None:
     torch.set_num_threads(1)  # tiny networks: threads only cost (and the machine is shared)
 
 
+@pytest.fixture(autouse=True)
+def logs_in_tmp_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Every learn() of a model without a logger of its own makes /tmp/SB3-<date>: keep them out of the user's /tmp.
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+
+
 def example(path: Path = EXAMPLE) -> ModuleType:
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
