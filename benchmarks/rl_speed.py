@@ -8,6 +8,8 @@ Every loop plays whole games with uniformly random legal actions (Python's ``ran
   to build its observation, whatever the encoder);
 - **AEC**: ``oakwood.rl.pettingzoo.env(game, players=…)`` (order-enforced, as users get it): ``agent_iter``,
   ``last()``, a random index of the mask, ``step``; the environment is seeded at its first reset only;
+- **engine + mask**, **engine + tensor + mask**: the same, plus the acting seat's mask (the action drawn from it)
+  and then its tensor (the direct path): what an AEC step must compute besides the adapter's bookkeeping;
 - **AEC raw**: the same loop over ``raw_env`` (no order-enforcing wrapper, whose attribute forwarding costs);
 - **texas_holdem_v4**: PettingZoo's classic environment (RLCard inside), through exactly the same loop;
 - **Gymnasium**: ``gymnasium.make("oakwood/<Game>-v0", players=…, opponents="easy")`` (the learner at seat 0
@@ -25,7 +27,10 @@ node, each seat that chooses is a step). Each figure is the median of
 both. Needs ``pettingzoo``, ``rlcard`` and ``pygame`` (texas_holdem's
 imports).
 
-A second table times the learner's steps through vector environments, all against random bots: one unwrapped
+A second table breaks an AEC step into its parts, in microseconds from the medians: the engine's step, the tensor
+and mask, the adapter's bookkeeping and PettingZoo's order-enforcing wrapper, against the budget the 5× goal leaves.
+
+A third table times the learner's steps through vector environments, all against random bots: one unwrapped
 ``OakwoodEnv``, Gymnasium's ``SyncVectorEnv`` of ``--vector-envs`` copies (same-step auto-reset) and the batched
 ``OakwoodVectorEnv`` (``oakwood.rl.vector``) of as many, with the batched/sync ratio paired within each repeat.
 
@@ -97,6 +102,38 @@ def engine_loop(game_name: str, players: int, observe: bool) -> Callable[[int], 
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
                 if observe:
                     state.observe(seat)
+                played += 1
+        return played
+
+    return loop
+
+
+def engine_mask_loop(game_name: str, players: int, tensor: bool) -> Callable[[int], int]:
+    """The engine loop plus what an AEC step must build for the seat asked: its mask (the adapter's mask cache),
+    the action drawn from it as the AEC loop does, and with ``tensor`` its tensor (the direct path the adapter
+    uses). Their cost over the bare engine is the observation's; the AEC loop's cost over them is the adapter's."""
+    from oakwood.rl.common import observation_encoder
+    from oakwood.rl.gymnasium import MaskCache
+
+    game = oakwood.load(game_name)
+    encoder = observation_encoder(game, players)
+    masks = MaskCache()
+    actions = game.codec.actions
+
+    def loop(steps: int) -> int:
+        rng = random.Random(0)
+        played = 0
+        seed = 0
+        while played < steps:
+            state = game.new_state(players, seed)
+            state.record_events = False
+            seed += 1
+            while not state.is_terminal():
+                seat = rng.choice(state.to_act())
+                if tensor:
+                    encoder.encode_state(state, seat)
+                mask = masks.mask(state, seat)
+                state.apply(seat, actions[int(rng.choice(np.flatnonzero(mask)))])
                 played += 1
         return played
 
@@ -288,6 +325,8 @@ def run(repeats: int, steps: int, cases: list[tuple[str, str, int]]) -> dict[str
         label: {
             "engine": engine_loop(game, players, observe=False),
             "engine + observe": engine_loop(game, players, observe=True),
+            "engine + mask": engine_mask_loop(game, players, tensor=False),
+            "engine + tensor + mask": engine_mask_loop(game, players, tensor=True),
             "AEC": aec_loop(lambda game=game, players=players: oz.env(game, players=players)),
             "AEC raw": aec_loop(lambda game=game, players=players: oz.raw_env(game, players)),
             "Gymnasium": gymnasium_loop(game, players),
@@ -344,6 +383,25 @@ def print_table(result: dict[str, Any], repeats: int) -> None:
     print(f"| texas_holdem_v4 (PettingZoo classic, AEC) | – | – | {texas:,.0f} | – | – | – | 1× | 1× |")
 
 
+def print_breakdown(result: dict[str, Any]) -> None:
+    """Where an AEC step's time goes, in microseconds (from the medians): the engine's step, the mask of the seat
+    asked (and the action drawn from it, which texas_holdem's loop pays too), its tensor, the adapter's
+    bookkeeping (``last()``, rewards, the decision queue), PettingZoo's order-enforcing wrapper; against
+    texas_holdem_v4's whole step and the fifth of it the 5× goal allows."""
+    texas = 1e6 / result["texas_holdem_v4"]
+    print(
+        "| case | engine step (µs) | + mask and draw | + tensor | + adapter | + order wrapper | AEC step "
+        f"| texas_holdem_v4 step | 5× budget ({texas / 5:.1f} µs) exceeded by |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    kinds = ("engine", "engine + mask", "engine + tensor + mask", "AEC raw", "AEC")
+    for label, figures in result["table"].items():
+        engine, masked, observed, raw, wrapped = (1e6 / figures[kind] for kind in kinds)
+        parts = (engine, masked - engine, observed - masked, raw - observed, wrapped - raw, wrapped, texas)
+        cells = " | ".join(f"{part:.1f}" for part in parts)
+        print(f"| {label} | {cells} | {wrapped - texas / 5:+.1f} µs |")
+
+
 def main() -> None:
     """Parse the command line, run, print the table (and write JSON if asked)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -362,6 +420,8 @@ def main() -> None:
     if args.only != "vector":
         result = run(args.repeats, args.steps, cases)
         print_table(result, args.repeats)
+        print()
+        print_breakdown(result)
     if args.only != "adapters":
         result["vector"] = run_vector(args.repeats, args.steps, cases, args.vector_envs)
         print()
