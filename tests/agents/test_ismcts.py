@@ -101,6 +101,32 @@ def test_budgets_and_the_report() -> None:
         ISMCTSAgent(iterations=0)
 
 
+def test_an_evaluation_given_scores_every_playout_in_place_of_the_games_estimate() -> None:
+    game = oakwood.load("barrell")
+    state = game.new_state(2, 4)
+    seat = state.to_act()[0]
+    scored: list[State] = []
+
+    def evaluate(world: State) -> list[float]:
+        scored.append(world)
+        return game.estimate_returns(world)
+
+    given = ISMCTSAgent(seed=1, iterations=30, evaluate=evaluate)
+    given.act(PlayerView.for_agent(state, seat, given, Rng(2)))
+    assert len(scored) == 30 and all(world is not state for world in scored)  # one a playout, never the truth
+    default = ISMCTSAgent(seed=1, iterations=30)
+    default.act(PlayerView.for_agent(state, seat, default, Rng(2)))
+    assert given.last is not None and default.last is not None
+    assert given.last.visits == default.last.visits and given.last.values == default.last.values
+
+    def indifferent(world: State) -> list[float]:  # a different evaluation makes a different search
+        return [0.0, 1.0] if world.is_terminal() else [0.5, 0.5]
+
+    other = ISMCTSAgent(seed=1, iterations=30, evaluate=indifferent)
+    other.act(PlayerView.for_agent(state, seat, other, Rng(2)))
+    assert other.last is not None and other.last.values != default.last.values
+
+
 def _advance_to_a_choice(state: State, seat: int) -> None:
     """Play first legal moves until ``seat`` is to act with more than one legal move."""
     while not (seat in state.to_act() and len(state.legal_actions(seat)) > 1):

@@ -12,8 +12,8 @@ The search follows Cowling, Powley & Whitehouse (IEEE TCIAIG 2012) and OpenSpiel
 - **Availability counts in UCB**: an action's exploration term counts only the iterations in which it was
   legal (worlds differ in what is legal).
 - **Truncated playouts with a normalised evaluation**: after leaving the tree, play continues for at most
-  ``playout_steps`` actions, then ``game.estimate_returns`` scores the position in [0, 1] per seat (random
-  play never ends some games here).
+  ``playout_steps`` actions, then ``game.estimate_returns`` (or an ``evaluate`` given, such as a learned value)
+  scores the position in [0, 1] per seat (random play never ends some games here).
 - **A walk back at an information set of its own path** (free moves in a circle) stops there, and the seat
   that went round is scored what the tree says that information set is worth (``Node.mean``): a circle
   changes nothing for it, and scored by a playout it looked better than the moves the tree explores.
@@ -163,6 +163,7 @@ class ISMCTSAgent:
         guide_z: float = 2.0,
         confirm: int | None = None,
         keep: int | None = None,
+        evaluate: Callable[[State], list[float]] | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration budget, a time budget, or both")
@@ -187,6 +188,9 @@ class ISMCTSAgent:
         #: the arena's bots do. A search adds at most one node an iteration, so the tree of a bot is never larger
         #: than ``keep`` plus its iteration budget (see the module docstring).
         self.keep = keep
+        #: Scores a playout's last position, each seat's share in [0, 1] (None: the game's ``estimate_returns``);
+        #: a learned evaluation (``benchmarks/value_net.py``) goes here.
+        self.evaluate = evaluate
         #: The information sets searched, by ``(seat, Game.information_key(observation))``.
         self.tree: dict[tuple[int, str], Node] = {}
         self._searches = 0  # searches run so far: the number a node's ``reached`` is stamped with
@@ -294,7 +298,7 @@ class ISMCTSAgent:
                 branch.record_events = False
                 branch.apply(seat, action)
                 self._guided_playout(branch, Rng(playout_seed), self.guide, epsilon=0.0)
-                returns.append(branch.game.estimate_returns(branch)[seat])
+                returns.append(self._value(branch)[seat])
             gains.append(returns[0] - returns[1])
         mean = sum(gains) / wanted
         if mean <= 0:
@@ -341,7 +345,7 @@ class ISMCTSAgent:
             self._random_playout(world, rng)
         else:
             self._guided_playout(world, rng, self.guide)
-        value = world.game.estimate_returns(world)
+        value = self._value(world)
         if repeated is not None:
             # The circle changed nothing for the seat that went round: the tree's worth of where it came back
             # to (see the module docstring; a playout from the repeat made circles look best).
@@ -352,6 +356,11 @@ class ISMCTSAgent:
                 value[seat] = known
         for node, action, seat in path:
             node.update(action, value[seat])
+
+    def _value(self, world: State) -> list[float]:
+        """Each seat's share of ``world`` where a playout left it: ``evaluate``'s, else the game's estimate."""
+        evaluate = self.evaluate
+        return world.game.estimate_returns(world) if evaluate is None else evaluate(world)
 
     def _random_playout(self, world: State, rng: Rng) -> None:
         """At most ``playout_steps`` moves of the game's ``playout_action`` (uniformly random by default)."""
