@@ -50,7 +50,7 @@ def test_bad_options_and_seats_are_explained() -> None:
         (
             ["--seats", "human,wizard"],
             "unknown seat 'wizard' in --seats; choose from human, easy, medium, hard, expert, random, ismcts, "
-            "heuristic",
+            "pimc, heuristic",
         ),
         (["--seats", "human,random", "--players", "3"], "--players 3 but --seats names 2 seats"),
         (["--players", "7"], "--players 7: Toy Snap takes 2–4 players"),

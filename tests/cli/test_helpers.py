@@ -36,7 +36,7 @@ def test_seats_default_and_checked() -> None:
     ]
     assert parse_seats(game, None, 2, default_first="human", allow_human=True) == ["human", "heuristic"]
     assert parse_seats(game, "Human, random", None, default_first="human", allow_human=True) == ["human", "random"]
-    refused = "unknown seat 'human' in --seats; choose from easy, medium, hard, expert, random, ismcts, heuristic"
+    refused = "unknown seat 'human' in --seats; choose from easy, medium, hard, expert, random, ismcts, pimc, heuristic"
     with pytest.raises(CliInputError, match=refused):
         parse_seats(game, "human,random", None, default_first="random", allow_human=False)
 

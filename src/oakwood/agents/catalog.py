@@ -1,5 +1,5 @@
-"""Agents by name: the difficulty levels and ``random`` and ``ismcts`` for every game, plus the bots a game ships
-(``Game.agents``)."""
+"""Agents by name: the difficulty levels and ``random``, ``ismcts`` and ``pimc`` for every game, plus the bots a game
+ships (``Game.agents``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from oakwood.engine.errors import shown
 
 from .ismcts import ISMCTSAgent
 from .levels import LEVELS, level_bot, level_settings
+from .pimc import PIMCAgent
 from .random_agent import RandomAgent
 
-GENERIC = ("random", "ismcts")  # bots that play every game through the contract
+#: Bots that play every game through the contract (``pimc``: the benchmark baseline of issue 37, not a level).
+GENERIC = ("random", "ismcts", "pimc")
 
 
 def agent_names(game: Game[Any] | type[Game[Any]]) -> list[str]:
@@ -23,7 +25,7 @@ def agent_names(game: Game[Any] | type[Game[Any]]) -> list[str]:
 
 
 def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
-    """A bot by name: a level (``easy`` … ``expert``), ``random`` or ``ismcts`` for every game, or one of the
+    """A bot by name: a level (``easy`` … ``expert``), ``random``, ``ismcts`` or ``pimc`` for every game, or one of the
     game's own ``agents``. A level's settings give way to those passed in ``kwargs``."""
     if name in LEVELS:
         return make_agent(game, level_bot(game, name), **{**level_settings(game, name), **kwargs})
@@ -34,6 +36,8 @@ def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
         if game.search_guide in game.agents:  # the search builds on the game's best bot (see ismcts.py)
             settings["guide"] = functools.partial(_guide, game)
         return ISMCTSAgent(**{**settings, **kwargs})
+    if name == "pimc":  # random playouts only: no guide, whatever the game ships
+        return PIMCAgent(**{"playout_steps": game.playout_steps, **kwargs})
     if name not in game.agents:
         known = ", ".join(agent_names(game))
         raise InvalidOptionError(f"{game.title} has no agent {shown(name)}; choose from {known}")
