@@ -7,12 +7,12 @@ keeps one bot. Three commands:
 
 - ``sprt``: at each table size, deals are played once with the current bot at every seat (the baseline at the
   others), so both versions play the same cards. Each deal gives the current bot's mean win share over its
-  seatings (ties as fractional wins). A sequential probability ratio test on these per-deal shares (normal
-  approximation, variance estimated as it goes) weighs "weaker by ``--delta``" (share ``1/n - delta``)
-  against "not weaker" (share ``1/n``), with error rates ``--alpha`` and ``--beta``; the first crossing of a
-  bound decides, after which the run stops (or goes on to ``--min-deals``, only to narrow the interval); it
-  gives up after ``--max-deals``. A second test on the same deals, "equal" against "stronger by ``--delta``",
-  is reported beside it (it does not stop the run).
+  seatings (ties as fractional wins). A sequential probability ratio test on these per-deal shares
+  (``oakwood.arena.sprt``: the normal approximation, variance estimated as it goes) weighs "weaker by
+  ``--delta``" (share ``1/n - delta``) against "not weaker" (share ``1/n``), with error rates ``--alpha`` and
+  ``--beta``; the first crossing of a bound (after 30 deals) decides, after which the run stops (or goes on
+  to ``--min-deals``, only to narrow the interval); it gives up after ``--max-deals``. A second test on the
+  same deals, "equal" against "stronger by ``--delta``", is reported beside it (it does not stop the run).
 - ``counts``: ``--games`` games at ``--players`` players with the current bot (``--bot baseline``: the other)
   at every seat: for each face card and Joker, in how many games per 1,000 it was played at least once, and
   the plays per 1,000 games.
@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import oakwood  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
+from oakwood.arena.sprt import H0, H1, Sprt  # noqa: E402
 from oakwood.engine import Game  # noqa: E402
 from oakwood.engine.agent import PlayerView  # noqa: E402
 from oakwood.games.barrell.actions import PLAY, Action  # noqa: E402
@@ -91,50 +92,6 @@ def _deal(task: tuple[int, int, dict[str, Any]]) -> float:
     return share / players
 
 
-class Sprt:
-    """A sequential probability ratio test on a stream of means in [0, 1]: is their mean ``low`` or ``high``?
-
-    The log-likelihood ratio of the normal approximation, with the variance estimated from the stream so far:
-    ``(high - low) / var * sum(x - (low + high) / 2)``; ``high`` is accepted above ``log((1 - beta) / alpha)``,
-    ``low`` below ``log(beta / (1 - alpha))``."""
-
-    def __init__(self, low: float, high: float, alpha: float, beta: float) -> None:
-        if not low < high:
-            raise ValueError(f"the SPRT needs low < high, not {low} and {high}")
-        self.low, self.high = low, high
-        self.upper = math.log((1 - beta) / alpha)
-        self.lower = math.log(beta / (1 - alpha))
-        self.count = 0
-        self.total = 0.0
-        self.squares = 0.0
-
-    def add(self, x: float) -> None:
-        """One more observation."""
-        self.count += 1
-        self.total += x
-        self.squares += x * x
-
-    @property
-    def llr(self) -> float:
-        """The log-likelihood ratio of ``high`` against ``low`` so far (0 before two observations)."""
-        if self.count < 2:
-            return 0.0
-        mean = self.total / self.count
-        var = max((self.squares - self.count * mean * mean) / (self.count - 1), 1e-9)
-        return (self.high - self.low) / var * (self.total - self.count * (self.low + self.high) / 2)
-
-    def verdict(self, minimum: int = 30) -> str | None:
-        """``"high"``, ``"low"`` or ``None`` (go on); never before ``minimum`` observations (the variance must
-        settle)."""
-        if self.count < minimum:
-            return None
-        if self.llr >= self.upper:
-            return "high"
-        if self.llr <= self.lower:
-            return "low"
-        return None
-
-
 def _interval(shares: list[float]) -> tuple[float, float, float]:
     mean = statistics.fmean(shares)
     half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else float("nan")
@@ -146,8 +103,9 @@ def run_sprt(args: argparse.Namespace) -> None:
     with Pool(args.workers, initializer=_load_baseline, initargs=(source,)) as pool:
         for players in args.players:
             fair = 1 / players
-            weaker = Sprt(fair - args.delta, fair, args.alpha, args.beta)
-            stronger = Sprt(fair, fair + args.delta, args.alpha, args.beta)
+            # No verdict before 30 deals: the variance of a deal's share must settle first.
+            weaker = Sprt(fair - args.delta, fair, args.alpha, args.beta, minimum=30)
+            stronger = Sprt(fair, fair + args.delta, args.alpha, args.beta, minimum=30)
             shares: list[float] = []
             started = time.perf_counter()
             verdict = None
@@ -166,8 +124,8 @@ def run_sprt(args: argparse.Namespace) -> None:
                     verdict = weaker.verdict()  # the first crossing decides; later deals only narrow the interval
                     decided_at = len(shares)
             mean, low, high = _interval(shares)
-            accepted = {"high": "not weaker", "low": "WEAKER", None: "undecided"}[verdict]
-            better = {"high": "stronger", "low": "not stronger", None: "undecided"}[stronger.verdict()]
+            accepted = {H1: "not weaker", H0: "WEAKER", None: "undecided"}[verdict]
+            better = {H1: "stronger", H0: "not stronger", None: "undecided"}[stronger.verdict()]
             print(
                 f"{players} players: current vs {args.baseline}: win share {mean:.4f} [{low:.4f}, {high:.4f}] "
                 f"over {len(shares)} deals ({len(shares) * players} games; fair {fair:.3f}); "

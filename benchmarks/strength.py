@@ -17,9 +17,23 @@ and alone (a solo game) each level's win rate with its interval and mean score. 
 every search of ``hard`` and ``expert`` at ``S`` seconds as well as their iterations (whichever ends first):
 the strength at a time a move on this machine, not the levels' own, so it cannot be written.
 
+``--opponent NAME`` puts another bot at the other seats of every level measured (alone: the bot the level's
+scores are compared with on the same deals). ``--opponent pimc`` is the time-matched baseline of issue 37
+(``agents/pimc.py``: random playouts, no knowledge of the game) and needs ``--seconds S``: then the PIMC bot and
+a searching level (``hard``, ``expert``) both search for ``S`` seconds a move and have no iteration budget, so
+that neither thinks longer than the other (the level's own budget would stop it early on a fast machine).
+
+``--sprt H0,H1`` decides each comparison by a sequential test (``oakwood.arena.sprt``: the GSPRT with error
+rates ``--alpha`` and ``--beta``) instead of a fixed number of games: duplicate deals are played ``--batch`` at
+a time, each deal's games averaged first, and the run stops when the test accepts a hypothesis, or after
+``--max-deals`` deals as "undecided". The bounds are the level's win shares (e.g. ``0.6,0.7``); alone, its mean
+score gain over the other bot on the same deals (e.g. ``0,3`` points). A line after each batch shows the LLR so
+far, so a run stopped by hand still says what it reached.
+
     python benchmarks/strength.py                                   # every case, the default number of games
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
     python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
+    python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7
 """
 
 from __future__ import annotations
@@ -32,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +59,8 @@ from oakwood.agents.levels import LEVELS  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
-from oakwood.arena.stats import Z95, deal_summary, wilson_interval  # noqa: E402
+from oakwood.arena.sprt import Sprt  # noqa: E402
+from oakwood.arena.stats import Z95, GameRecord, deal_summary, wilson_interval  # noqa: E402
 from oakwood.engine import load  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
@@ -67,6 +83,21 @@ CASES: dict[str, tuple[str, int, dict[str, Any], str]] = {
 #: (level, opponent) pairs, in the order they are played (the opponent fills every other seat).
 PAIRS = (("medium", "easy"), ("hard", "medium"), ("expert", "medium"))
 
+#: The bots that search, and so take a time budget.
+SEARCHING = ("hard", "expert", "ismcts", "pimc")
+
+
+@dataclass(frozen=True)
+class SequentialTest:
+    """``--sprt``: the hypotheses, error rates and the deals a comparison may play."""
+
+    h0: float
+    h1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_deals: int = 200
+    batch: int = 4
+
 
 def commit() -> str:
     """The measured code's commit (``unknown`` outside a git checkout)."""
@@ -87,25 +118,34 @@ def capped(level: str, seconds: float | None) -> dict[str, dict[str, float]]:
     return {} if seconds is None or level not in ("hard", "expert") else {level: {"seconds": seconds}}
 
 
+def settings_for(level: str, opponent: str | None, seconds: float | None) -> dict[str, dict[str, Any]]:
+    """The spec's settings of ``level`` against ``opponent``: against ``pimc``, time-matched (both search for
+    ``seconds`` a move, with no iteration budget: see the module docstring); else ``capped``."""
+    if opponent != "pimc":
+        return capped(level, seconds)
+    if seconds is None:
+        raise ValueError("the PIMC opponent is time-matched: give --seconds")
+    matched: dict[str, Any] = {"seconds": seconds, "iterations": None}
+    return {name: matched for name in (level, opponent) if name in SEARCHING}
+
+
 def against(
-    case: str, level: str, opponent: str, games: int, workers: int, seed: int, seconds: float | None = None
+    case: str,
+    level: str,
+    opponent: str,
+    games: int,
+    workers: int,
+    seed: int,
+    seconds: float | None = None,
+    settings: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """``level`` at one seat, ``opponent`` at the others, on duplicate deals: every deal played once with the
     level at each seat (``games`` rounded up to whole deals). The level's share of the wins, with its interval
-    over deals (``deal_summary``). ``seconds`` caps the level's searches."""
-    name, players, options, _ = CASES[case]
-    lineup = (level,) + (opponent,) * (players - 1)
+    over deals (``deal_summary``). ``seconds`` caps the level's searches; ``settings`` (``settings_for``)
+    replaces that cap where given."""
+    players = CASES[case][1]
     deals = -(-games // players)
-    spec = SimulationSpec(
-        name,
-        lineup,
-        games=deals * players,
-        seed=seed,
-        rotate=True,
-        duplicate=True,
-        options=options,
-        settings=capped(level, seconds),
-    )
+    spec = duplicate_spec(case, level, opponent, deals, seed, capped(level, seconds) if settings is None else settings)
     mine = deal_summary(simulate(spec, workers=workers), 0)
     return {
         "opponent": opponent,
@@ -114,22 +154,127 @@ def against(
     }
 
 
-def alone(case: str, level: str, games: int, workers: int, seed: int, seconds: float | None = None) -> dict[str, Any]:
+def duplicate_spec(
+    case: str, level: str, opponent: str, deals: int, seed: int, settings: dict[str, dict[str, Any]]
+) -> SimulationSpec:
+    """``deals`` duplicate deals of ``case``: ``level`` at one seat, ``opponent`` at the others, every deal played
+    once with the level at each seat (games ``d * players`` to ``d * players + players - 1`` are deal ``d``)."""
+    name, players, options, _ = CASES[case]
+    lineup = (level,) + (opponent,) * (players - 1)
+    return SimulationSpec(
+        name,
+        lineup,
+        games=deals * players,
+        seed=seed,
+        rotate=True,
+        duplicate=True,
+        options=options,
+        settings=settings,
+    )
+
+
+def alone(
+    case: str,
+    level: str,
+    games: int,
+    workers: int,
+    seed: int,
+    seconds: float | None = None,
+    versus: str | None = None,
+) -> dict[str, Any]:
     """``level`` playing solo: its win rate and mean score; above ``medium``, also what it gains over
-    ``medium`` on the same deals (``paired_gain``). ``seconds`` caps the level's searches."""
+    ``medium`` on the same deals (``paired_gain``), or over ``versus`` if given (key ``over_<versus>``).
+    ``seconds`` caps the level's searches (time-matched with ``versus`` if that is ``pimc``)."""
     name, _, options, _ = CASES[case]
-    spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options, settings=capped(level, seconds))
+    settings = settings_for(level, versus, seconds)
+    spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options, settings=settings)
     records = simulate(spec, workers=workers)
     wins = sum(record.returns[0] for record in records)
     low, high = wilson_interval(wins, len(records))
     mean_score = statistics.fmean(record.scores[0] for record in records)
     result = {"opponent": None, **interval(wins / len(records), low, high, len(records)), "mean_score": mean_score}
-    if level in ("hard", "expert"):
-        # The same seeds deal the same games: medium plays them too (cheap), and the gains are paired by deal.
-        medium = simulate(SimulationSpec(name, ("medium",), games=games, seed=seed, options=options), workers=workers)
-        result["over_medium"] = {
-            "score": paired_gain([r.scores[0] for r in records], [r.scores[0] for r in medium]),
-            "wins": paired_gain([r.returns[0] for r in records], [r.returns[0] for r in medium]),
+    other = versus if versus is not None else "medium" if level in ("hard", "expert") else None
+    if other is not None and other != level:
+        # The same seeds deal the same games: the other bot plays them too, and the gains are paired by deal.
+        theirs = simulate(
+            SimulationSpec(name, (other,), games=games, seed=seed, options=options, settings=settings), workers=workers
+        )
+        result[f"over_{other}"] = {
+            "score": paired_gain([r.scores[0] for r in records], [r.scores[0] for r in theirs]),
+            "wins": paired_gain([r.returns[0] for r in records], [r.returns[0] for r in theirs]),
+        }
+    return result
+
+
+def deal_shares(records: list[GameRecord], players: int) -> list[float]:
+    """Entry 0's mean return over each deal's games (``records`` in game order, whole deals of ``players``
+    games): the per-deal results a sequential test reads, as ``deal_summary`` averages them."""
+    shares = [0.0] * (len(records) // players)
+    for record in records:
+        shares[record.index // players - records[0].index // players] += sum(
+            record.returns[seat] for seat, who in enumerate(record.seating) if who == 0
+        )
+    return [share / players for share in shares]
+
+
+def sequential(
+    case: str, level: str, opponent: str, test: SequentialTest, workers: int, seed: int, seconds: float | None
+) -> dict[str, Any]:
+    """``level`` against ``opponent`` decided by an SPRT (``--sprt``): duplicate deals ``test.batch`` at a time
+    until the test accepts a hypothesis or ``test.max_deals`` are played. Win shares at a table; alone, the
+    level's score gain over ``opponent`` on the same deals. A line after every batch shows where the test is."""
+    name, players, options, _ = CASES[case]
+    settings = settings_for(level, opponent, seconds)
+    sprt = Sprt(test.h0, test.h1, test.alpha, test.beta, scale=None if players == 1 else (0.0, 1.0))
+    if players > 1:
+        spec = duplicate_spec(case, level, opponent, test.max_deals, seed, settings)
+        mine = theirs = spec
+    else:
+        mine = SimulationSpec(name, (level,), games=test.max_deals, seed=seed, options=options, settings=settings)
+        theirs = SimulationSpec(name, (opponent,), games=test.max_deals, seed=seed, options=options, settings=settings)
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    others: list[GameRecord] = []
+    deals = 0
+    while deals < test.max_deals and sprt.verdict() is None:
+        upto = min(deals + test.batch, test.max_deals)
+        if players > 1:
+            batch = simulate(mine, workers=workers, indices=range(deals * players, upto * players))
+            sprt.extend(deal_shares(batch, players))
+        else:  # the same deals for both bots, paired by index
+            batch = simulate(mine, workers=workers, indices=range(deals, upto))
+            their_batch = simulate(theirs, workers=workers, indices=range(deals, upto))
+            sprt.extend(a.scores[0] - b.scores[0] for a, b in zip(batch, their_batch, strict=True))
+            others.extend(their_batch)
+        records.extend(batch)
+        deals = upto
+        print(f"  {case} {level} vs {opponent}: {sprt.describe()}, {time.perf_counter() - started:.0f} s", flush=True)
+    verdict = sprt.verdict()
+    result: dict[str, Any] = {
+        "opponent": opponent,
+        "sprt": {
+            "h0": test.h0,
+            "h1": test.h1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "outcome": verdict or "undecided",
+            "llr": round(sprt.llr, 3),
+            "bounds": [round(sprt.lower, 3), round(sprt.upper, 3)],
+        },
+        "deals": deals,
+        "seconds": round(time.perf_counter() - started),
+    }
+    if players > 1:
+        summary = deal_summary(records, 0)
+        result.update(interval(summary.win_rate, summary.ci_low, summary.ci_high, summary.games))
+    else:
+        wins = sum(record.returns[0] for record in records)
+        low, high = wilson_interval(wins, len(records))
+        result.update(interval(wins / len(records), low, high, len(records)))
+        result["mean_score"] = statistics.fmean(record.scores[0] for record in records)
+        result[f"over_{opponent}"] = {
+            "score": paired_gain([r.scores[0] for r in records], [r.scores[0] for r in others]),
+            "wins": paired_gain([r.returns[0] for r in records], [r.returns[0] for r in others]),
         }
     return result
 
@@ -179,8 +324,11 @@ def measure(
     seed: int,
     only: tuple[str, ...] = LEVELS,
     seconds: float | None = None,
+    opponent: str | None = None,
+    test: SequentialTest | None = None,
 ) -> dict[str, Any]:
-    """Every level of one case (or those in ``only``), printed as it goes; ``seconds`` caps the searches."""
+    """Every level of one case (or those in ``only``), printed as it goes; ``seconds`` caps the searches.
+    ``opponent`` replaces every level's usual opponent; ``test`` decides each comparison by an SPRT."""
     name, players, _, meaning = CASES[case]
     game = load(name)
     figures: dict[str, Any] = {
@@ -196,24 +344,30 @@ def measure(
     if game.level_iterations is None:  # hard and expert are the heuristic: nothing more to measure
         levels = [(level, opponent) for level, opponent in levels if level in ("easy", "medium")]
     levels = [(level, opponent) for level, opponent in levels if level in only]
-    for level, opponent in levels:
+    if opponent is not None:  # every level measured against the one bot asked for (the bot itself excepted)
+        levels = [(level, opponent) for level, _ in levels if level != opponent]
+    for level, versus in levels:
         games = baseline if level in ("easy", "medium") else matches
         started = time.perf_counter()
-        if players == 1:
-            result = alone(case, level, games, workers, seed, seconds)
+        if test is not None and versus is not None:
+            result = sequential(case, level, versus, test, workers, seed, seconds)
+        elif players == 1:
+            result = alone(case, level, games, workers, seed, seconds, opponent)
         else:
-            result = against(case, level, str(opponent), games, workers, seed, seconds)
+            settings = settings_for(level, versus, seconds)
+            result = against(case, level, str(versus), games, workers, seed, settings=settings)
         figures["levels"][level] = {**result, "commit": figures["commit"], "measured": figures["measured"]}
         low, high = result["ci95"]
-        versus = f"vs {opponent:6}" if players > 1 else "solo     "
+        shown = f"vs {versus:6}" if players > 1 else "solo     "
         print(
-            f"{case:11} {level:>6} {versus}: {result['win_share']:.2f} [{low:.2f}, {high:.2f}] over "
-            f"{result['games']} games (equal share {1 / players:.2f}){_score(result)} "
+            f"{case:11} {level:>6} {shown}: {result['win_share']:.2f} [{low:.2f}, {high:.2f}] over "
+            f"{result['games']} games (equal share {1 / players:.2f}){_score(result)}{_sprt(result)} "
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
     searched = game.level_iterations is not None and ("hard" in only or "expert" in only)
-    figures["time"] = search_times(case, seed, seconds) if searched else {}
+    # The time a move is the levels' own budget; a sequential test or another opponent measures something else.
+    figures["time"] = search_times(case, seed, seconds) if searched and test is None and opponent is None else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
 
@@ -229,18 +383,32 @@ def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]
 
 
 def _score(result: dict[str, Any]) -> str:
-    """A solo level's mean score, and its gains over medium on the same deals where measured."""
+    """A solo level's mean score, and its gains over medium (or another bot) on the same deals where measured."""
     if "mean_score" not in result:
         return ""
     text = f", mean score {result['mean_score']:.1f}"
-    gains = result.get("over_medium")
-    if gains:
-        score, wins = gains["score"], gains["wins"]
+    for key in [key for key in result if key.startswith("over_")]:
+        score, wins = result[key]["score"], result[key]["wins"]
         text += (
             f" ({score['mean']:+.1f} [{score['ci95'][0]:+.1f}, {score['ci95'][1]:+.1f}] points and "
-            f"{wins['mean']:+.0%} [{wins['ci95'][0]:+.0%}, {wins['ci95'][1]:+.0%}] wins over medium)"
+            f"{wins['mean']:+.0%} [{wins['ci95'][0]:+.0%}, {wins['ci95'][1]:+.0%}] wins over {key[5:]})"
         )
     return text
+
+
+def _sprt(result: dict[str, Any]) -> str:
+    """A sequential test's outcome, deals and time, where one decided the comparison."""
+    test = result.get("sprt")
+    if test is None:
+        return ""
+    outcome = {"H1": f"H1 ({test['h1']:g}) accepted", "H0": f"H0 ({test['h0']:g}) accepted"}.get(
+        test["outcome"], f"undecided at the cap of {result['deals']} deals"
+    )
+    low, high = test["bounds"]
+    return (
+        f"; SPRT {test['h0']:g}/{test['h1']:g}: {outcome}, LLR {test['llr']:.2f} in [{low:.2f}, {high:.2f}], "
+        f"{result['deals']} deals"
+    )
 
 
 def markdown_table(stored: dict[str, Any]) -> str:
@@ -265,6 +433,27 @@ def markdown_table(stored: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
+def sequential_test(parser: argparse.ArgumentParser, args: argparse.Namespace) -> SequentialTest:
+    """``--sprt`` and its companions, checked (``parser.error`` on bad ones: one line each)."""
+    if args.write:
+        parser.error("--sprt decides a comparison, it does not measure the levels as stored: drop --write")
+    try:
+        h0, h1 = (float(bound) for bound in args.sprt.split(","))
+    except ValueError:
+        parser.error(f"--sprt takes two bounds H0,H1 (e.g. 0.6,0.7), not {args.sprt!r}")
+    batch = args.batch if args.batch is not None else 2 * max(args.workers, 1)
+    if args.max_deals < 2 or batch < 1:
+        parser.error("--max-deals must be at least 2 and --batch at least 1")
+    solo = any(CASES[case][1] == 1 for case in args.cases)
+    try:  # the bounds are checked as the test will check them (win shares at a table)
+        Sprt(h0, h1, args.alpha, args.beta, scale=None if solo else (0.0, 1.0))
+    except ValueError as error:
+        parser.error(f"--sprt: {error}")
+    if solo and len(args.cases) > 1:
+        parser.error("--sprt bounds are score gains alone and win shares at a table: test a solo case on its own")
+    return SequentialTest(h0, h1, args.alpha, args.beta, args.max_deals, batch)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
@@ -276,19 +465,36 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
     parser.add_argument("--table", action="store_true", help="print the stored figures as Markdown and stop")
     parser.add_argument("--seconds", type=float, help="cap every search of hard and expert at this many seconds")
+    parser.add_argument("--opponent", help="the bot at every other seat of every level measured (pimc: time-matched)")
+    parser.add_argument("--sprt", metavar="H0,H1", help="decide each comparison by an SPRT with these bounds")
+    parser.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false H1 rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05, help="the SPRT's false H0 rate (default 0.05)")
+    parser.add_argument("--max-deals", type=int, default=200, help="deals an SPRT may play (default 200)")
+    parser.add_argument("--batch", type=int, help="deals between two looks of the SPRT (default: 2 a worker)")
     args = parser.parse_args()
     if args.seconds is not None and not args.seconds > 0:
         parser.error(f"--seconds must be above 0, not {args.seconds}")
     if args.seconds is not None and args.write:
         parser.error("--seconds measures the levels under a time cap, not as they play: drop --write")
-    if args.seconds is not None:
+    if args.opponent is not None and args.write:
+        parser.error("--opponent measures against another bot than the levels' own: drop --write")
+    if args.opponent == "pimc" and args.seconds is None:
+        parser.error("--opponent pimc is time-matched: give --seconds (e.g. --seconds 1)")
+    test = None
+    if args.sprt is not None:
+        test = sequential_test(parser, args)
+    if args.seconds is not None and args.opponent == "pimc":
+        print(f"time-matched: the searching level and PIMC both search {args.seconds:g} s a move", flush=True)
+    elif args.seconds is not None:
         print(f"every search of hard and expert capped at {args.seconds:g} s", flush=True)
     if args.table:
         print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
         return
     for case in args.cases:
         only = tuple(level.strip() for level in args.levels.split(","))
-        figures = measure(case, args.matches, args.baseline_matches, args.workers, args.seed, only, args.seconds)
+        figures = measure(
+            case, args.matches, args.baseline_matches, args.workers, args.seed, only, args.seconds, args.opponent, test
+        )
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
             stored[case] = merged(stored.get(case), figures)
