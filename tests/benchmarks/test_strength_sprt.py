@@ -1,0 +1,90 @@
+"""strength.py's sequential tests and other opponents (issue 37): time-matched PIMC, SPRT verdicts, the cap."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from oakwood.arena.simulate import simulate
+from oakwood.arena.spec import SimulationSpec
+from oakwood.arena.stats import deal_summary
+from tests.benchmarks.test_scripts import load
+
+
+def test_pimc_is_time_matched_with_the_searching_level_only() -> None:
+    strength = load("strength")
+    matched = {"seconds": 1.0, "iterations": None}
+    assert strength.settings_for("expert", "pimc", 1.0) == {"expert": matched, "pimc": matched}
+    assert strength.settings_for("medium", "pimc", 1.0) == {"pimc": matched}  # the heuristic takes no budget
+    assert strength.settings_for("expert", "medium", 1.0) == strength.capped("expert", 1.0)
+    with pytest.raises(ValueError, match="time-matched"):
+        strength.settings_for("expert", "pimc", None)
+
+
+def test_deal_shares_average_each_deals_games_as_deal_summary_does() -> None:
+    strength = load("strength")
+    spec = SimulationSpec("barrell", ("medium", "easy"), games=8, seed=2, rotate=True, duplicate=True)
+    records = simulate(spec, workers=1)
+    shares = strength.deal_shares(records, 2)
+    assert len(shares) == 4 and all(share in (0.0, 0.5, 1.0) for share in shares)
+    assert sum(shares) / 4 == pytest.approx(deal_summary(records, 0).win_rate)
+    assert strength.deal_shares(records[4:], 2) == shares[2:]  # a later batch: its own deals, in order
+
+
+def test_a_clear_comparison_stops_when_the_test_decides() -> None:
+    strength = load("strength")
+    test = strength.SequentialTest(0.3, 0.4, max_deals=100, batch=10)
+    result = strength.sequential("barrell-2", "medium", "easy", test, workers=1, seed=3, seconds=None)
+    assert result["sprt"]["outcome"] == "H1" and result["deals"] < 100 and result["deals"] % 10 == 0
+    assert result["games"] == 2 * result["deals"] and result["sprt"]["llr"] >= result["sprt"]["bounds"][1]
+    assert result["win_share"] > 0.5 and result["opponent"] == "easy"
+
+
+def test_an_undecided_comparison_stops_at_the_cap() -> None:
+    strength = load("strength")
+    test = strength.SequentialTest(0.6, 0.9, max_deals=5, batch=2)  # too few deals for any verdict
+    result = strength.sequential("barrell-2", "medium", "easy", test, workers=1, seed=3, seconds=None)
+    assert result["sprt"]["outcome"] == "undecided" and (result["deals"], result["games"]) == (5, 10)
+
+
+def test_a_solo_comparison_tests_the_score_gain_on_the_same_deals() -> None:
+    strength = load("strength")
+    test = strength.SequentialTest(0.0, 3.0, max_deals=40, batch=10)
+    result = strength.sequential("nutty-solo", "medium", "easy", test, workers=1, seed=3, seconds=None)
+    gain = result["over_easy"]["score"]["mean"]
+    assert result["sprt"]["outcome"] == "H1" and gain > 3 and result["games"] == result["deals"] <= 40
+
+
+def test_the_command_line_plays_against_pimc_and_reports_the_test(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    strength = load("strength")
+    argv = ["strength.py", "--cases", "barrell-2", "--levels", "medium", "--opponent", "pimc", "--seconds", "0.005"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--sprt", "0.6,0.7", "--max-deals", "2", "--workers", "1"])
+    strength.main()
+    out = capsys.readouterr().out
+    assert "time-matched" in out and "medium vs pimc" in out
+    assert "SPRT 0.6/0.7: undecided at the cap of 2 deals" in out and "over 4 games" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--opponent", "pimc"], "--opponent pimc is time-matched: give --seconds"),
+        (["--sprt", "0.7,0.6"], "--sprt: the SPRT needs finite bounds with H0 below H1"),
+        (["--sprt", "0.6"], "--sprt takes two bounds H0,H1"),
+        (["--sprt", "0.6,0.7", "--write"], "drop --write"),
+        (["--opponent", "random", "--write"], "drop --write"),
+        (["--sprt", "0.6,0.7", "--max-deals", "1"], "--max-deals must be at least 2"),
+    ],
+)
+def test_bad_options_are_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    strength = load("strength")
+    monkeypatch.setattr(sys, "argv", ["strength.py", "--cases", "barrell-2", *extra])
+    with pytest.raises(SystemExit):
+        strength.main()
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert message in error, error
