@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -123,8 +124,14 @@ class Load:
         #: the processes killed (indices of ``bases``), and when the kill was
         self.dead: set[int] = set()
         self.killed_at: float | None = None
+        #: seconds from the kill to when the killed process's leases lapsed in Redis (its last renewal + the lease)
+        self.lapsed_after: float | None = None
         #: seconds from the kill to each table's first update after its client reconnected
         self.resumed: list[float] = []
+        #: per table resumed after the kill: how its connection ended ("moved": closed with 4010 by the process
+        #: relaying it, once its table was taken over; "lost": its process was killed), seconds from the kill to
+        #: that, and seconds from the kill to its first update again
+        self.cuts: list[tuple[str, float, float]] = []
         #: connections closed with 4010 (the table moved to another process) and reconnected
         self.moved = 0
         self._turn = 0
@@ -154,6 +161,7 @@ class Load:
     async def play(self, table_id: str, token: str, at: int) -> None:
         sent_at: dict[int, float] = {}
         cut: float | None = None  # when the connection was cut by a killed process (None: not cut)
+        how = "lost"  # how it was cut: "moved" (4010) or "lost" (its process was killed)
         while time.monotonic() < self.until:
             url = self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
             try:
@@ -170,6 +178,7 @@ class Load:
                         now = time.monotonic()
                         if cut is not None and self.killed_at is not None:
                             self.resumed.append(now - self.killed_at)
+                            self.cuts.append((how, cut - self.killed_at, now - self.killed_at))
                             cut = None
                         for seq in [s for s in sent_at if message["seq"] > s]:
                             self.latencies.append(now - sent_at.pop(seq))
@@ -191,14 +200,33 @@ class Load:
                 # the process was killed, or the table moved (4010): reconnect as a browser does; a move sent
                 # and never answered was never acknowledged, so it is dropped (the next update asks again)
                 if cut is None and self.killed_at is not None:
-                    cut = time.monotonic()
+                    cut, how = time.monotonic(), "moved" if moved else "lost"
                 sent_at.clear()
                 if at in self.dead:
                     at = self._next(avoid=at)
-                await asyncio.sleep(0.2)
+                # as the table page does: at once after a 4010 (the table is ready elsewhere), spread over a
+                # quarter of a second so a moved process's clients do not all arrive in one instant; else 0.2 s
+                await asyncio.sleep(random.uniform(0.05, 0.25) if moved else 0.2)
 
 
-async def run(args: argparse.Namespace, bases: list[str], servers: list[subprocess.Popen[bytes]]) -> tuple[Load, Load]:
+async def lease_left(redis_url: str) -> float | None:
+    """Seconds until the first process's leases lapse, read just after it was killed: every heartbeat renews a
+    process's mark of life and its leases in one go, and the survivors' marks are renewed since, so the mark
+    with the least time left is the killed process's."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = [key async for key in client.scan_iter(match="oakwood:node:*:alive")]
+        left = [ms for ms in [await client.pttl(key) for key in keys] if ms >= 0]
+    finally:
+        await client.aclose()
+    return min(left) / 1000 if left else None
+
+
+async def run(
+    args: argparse.Namespace, bases: list[str], servers: list[subprocess.Popen[bytes]], redis_url: str | None
+) -> tuple[Load, Load]:
     """The people's tables and the experts' tables, played side by side until ``--seconds`` are up (the first
     process killed after ``--kill-after`` seconds, if given)."""
     until = time.monotonic() + args.seconds
@@ -211,6 +239,8 @@ async def run(args: argparse.Namespace, bases: list[str], servers: list[subproce
             side.dead.add(0)
             side.killed_at = time.monotonic()
         servers[0].send_signal(signal.SIGKILL)
+        if redis_url is not None:
+            load.lapsed_after = await lease_left(redis_url)
 
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
@@ -276,6 +306,7 @@ def main() -> None:
         profiler = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         database = f"sqlite:///{folder}/load.db"
         redis: subprocess.Popen[bytes] | None = None
+        url: str | None = None
         cluster: list[str] = []
         if args.processes > 1:
             redis, url = start_redis(folder)
@@ -308,7 +339,7 @@ def main() -> None:
             for one in memories:
                 one.__enter__()
             try:
-                load, experts = asyncio.run(run(args, bases, servers))
+                load, experts = asyncio.run(run(args, bases, servers, url))
             finally:
                 for one in memories:
                     with contextlib.suppress(Exception):  # a killed process has no /proc entry any more
@@ -356,6 +387,17 @@ def main() -> None:
             f"SIGKILL of process 1 after {args.kill_after:g} s: {len(load.resumed)} tables resumed elsewhere, "
             f"the last {last:.1f} s after the kill (median {statistics.median(load.resumed or [float('nan')]):.1f} s)"
         )
+        if load.lapsed_after is not None:
+            print(f"  its leases lapsed {load.lapsed_after:.2f} s after the kill (its last heartbeat + the lease)")
+        for how in ("moved", "lost"):  # where the time went: the hang-up (the take-over) and the reconnection
+            cuts = [(at, back) for kind, at, back in load.cuts if kind == how]
+            if cuts:
+                said = "closed with 4010 after the take-over" if how == "moved" else "at the killed process"
+                print(
+                    f"  {len(cuts)} {said}:"
+                    f" cut {min(a for a, _ in cuts):.2f}–{max(a for a, _ in cuts):.2f} s after the kill, resumed "
+                    f"{min(b for _, b in cuts):.2f}–{max(b for _, b in cuts):.2f} s"
+                )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
     grown = memory.last - memory.idle
     print(

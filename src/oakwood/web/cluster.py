@@ -57,6 +57,11 @@ FRAME = "F"
 CONN_CHARS = 16
 #: The most connections a node opens to Redis (its channel's listener has one more of its own).
 REDIS_CONNECTIONS = 32
+#: How many tables a node rebuilds at once when it takes tables over (the rest wait their turn).
+REBUILDS_AT_ONCE = 4
+#: How long after another node's leases lapse in Redis the heartbeat looks for its tables (seconds): a
+#: margin for the round trip, so the leases are surely gone when they are claimed.
+LAPSE_MARGIN = 0.05
 #: The longest each step of a stop may take (the listener's end, the hand-over, closing Redis), in seconds.
 STOP_SECONDS = 3.0
 
@@ -190,6 +195,11 @@ class Cluster:
         self._stopping = False
         self._renewing: set[str] = set()
         self._pending: set[asyncio.Task[Any]] = set()
+        #: the take-overs rebuilding a table now (the rest wait their turn: see :meth:`_open_claimed`)
+        self._rebuilding = asyncio.Semaphore(REBUILDS_AT_ONCE)
+        #: when (``time.monotonic``) the heartbeat ticks next: a tick apart, or sooner when another node's
+        #: leases lapse before that (it stopped renewing them: killed), so its tables are taken over at once
+        self.next_tick_at = 0.0
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
 
@@ -199,7 +209,7 @@ class Cluster:
         ready = asyncio.Event()
         self._tasks.append(asyncio.create_task(self._listen(ready), name="oakwood-cluster-listen"))
         await asyncio.wait_for(ready.wait(), 10)
-        await self.tick()
+        await self.tick()  # it says when the heartbeat ticks next
         self._tasks.append(asyncio.create_task(self._heartbeat(), name="oakwood-cluster-heartbeat"))
 
     async def stop(self) -> None:
@@ -322,16 +332,50 @@ class Cluster:
         if another node was quicker or its moves no longer replay."""
         if not await self._claim(stored.id):
             return None
+        return await self._open_claimed(stored)
+
+    async def _take_over_all(self, tables: list[WebTable]) -> list[str]:
+        """Claim every table of ``tables`` (unfinished, nobody holds them: their owner was killed) in one round
+        trip and rebuild the claimed ones side by side, each opened as soon as it is rebuilt; the ids taken over.
+
+        A killed node leaves all its leases lapsing at once: taking its tables one after another (a claim, a
+        rebuild, a plan and a lobby write each, every step waiting its turn on a busy loop) made the last one
+        wait for all the others."""
+        if not tables:
+            return []
+        sent = time.monotonic()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stored in tables:
+                pipe.set(lease_key(stored.id), self.node, nx=True, px=self._lease_ms)
+            claimed = await pipe.execute()
+        mine = [stored for stored, ok in zip(tables, claimed, strict=True) if ok]
+        for stored in mine:
+            self._valid_until[stored.id] = sent + TRUSTED_SHARE * self.lease_seconds
+        rooms = await asyncio.gather(*(self._open_claimed(stored) for stored in mine))
+        taken = [room.table.id for room in rooms if room is not None]
+        if taken:
+            logger.info("took %d tables over at once: %s", len(taken), " ".join(taken))
+        return taken
+
+    async def _open_claimed(self, stored: WebTable) -> Room | None:
+        """Rebuild ``stored``, whose lease this node has just claimed, and open it here: its bots play on, the
+        lobby shows it, and the sockets this node relayed to its former owner are moved to it at once (their
+        clients reconnect and find it here). None, and the lease given back, if its moves no longer replay."""
         try:
-            table, seed = await asyncio.to_thread(self.registry.rebuild, stored)  # the replay, off the loop
+            async with self._rebuilding:  # a few at a time: the replays share the interpreter with the loop
+                table, seed = await asyncio.to_thread(self.registry.rebuild, stored)  # the replay, off the loop
             room = self.registry.open(table, seed)  # the registry, on the loop only
         except (OakwoodError, StoreError, ValueError) as exc:
             logger.warning("table %s (game %d) cannot be taken over: %s", stored.id, stored.game_id, exc)
             self._valid_until.pop(stored.id, None)
-            await self._release(keys=[lease_key(stored.id)], args=[self.node])
+            with contextlib.suppress(RedisError, OSError):
+                await self._release(keys=[lease_key(stored.id)], args=[self.node])
             return None
         self._adopt(room)
         logger.info("took table %s over (game %d, %d moves)", stored.id, stored.game_id, room.table.seq)
+        for conn, relay in list(self._relayed.items()):
+            if relay.table_id == stored.id:
+                self._hang_up(conn, MOVED)
         await room.changed()  # plan it: its bots play on, its clocks run
         await self.publish_summary(room)
         return room
@@ -380,11 +424,16 @@ class Cluster:
         return None
 
     # ------------------------------------------------------------------ heartbeat
+    @property
+    def tick_seconds(self) -> float:
+        """The heartbeat's period: a third of the lease time (a lease is renewed twice before it could lapse)."""
+        return self.lease_seconds / 3
+
     async def _heartbeat(self) -> None:
-        """Run :meth:`tick` every third of the lease time while the server runs; a failure (Redis or the store
-        away) is logged and the next tick tries again."""
+        """Run :meth:`tick` every third of the lease time while the server runs, or sooner when another node's
+        leases are about to lapse; a failure (Redis or the store away) is logged and the next tick tries again."""
         while not self._stopping:
-            await asyncio.sleep(self.lease_seconds / 3)
+            await asyncio.sleep(max(0.0, self.next_tick_at - time.monotonic()))
             try:
                 await self.tick()
                 if self._cut and self._listening:
@@ -392,10 +441,13 @@ class Cluster:
                     await self._after_cut()
             except (RedisError, OSError) as exc:
                 self._cut = True
-                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
+                self.next_tick_at = time.monotonic() + self.tick_seconds
+                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.tick_seconds, exc)
             except StoreError as exc:
-                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.lease_seconds / 3, exc)
+                self.next_tick_at = time.monotonic() + self.tick_seconds
+                logger.warning("cluster heartbeat failed (tried again in %.1f s): %s", self.tick_seconds, exc)
             except Exception:  # one bad tick must not stop the next ones
+                self.next_tick_at = time.monotonic() + self.tick_seconds
                 logger.exception("cluster heartbeat failed")
 
     async def tick(self) -> None:
@@ -420,14 +472,12 @@ class Cluster:
         others = sorted((set(unfinished) | listed | relayed) - set(self.registry.rooms))
         found = await self.redis.mget([lease_key(t) for t in others]) if others else []
         owners: dict[str, str | None] = {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
-        for table_id in others:
-            if owners[table_id] is not None:
-                continue
-            if table_id in unfinished:
-                if await self._take_over(unfinished[table_id]) is not None:
-                    owners[table_id] = self.node
-            else:  # over, or gone, and its owner left no lease: nobody will write it again
-                await self.redis.hdel(LOBBY, table_id)
+        lapsed = [table_id for table_id in others if owners[table_id] is None]
+        for table_id in await self._take_over_all([unfinished[t] for t in lapsed if t in unfinished]):
+            owners[table_id] = self.node
+        ended = [table_id for table_id in lapsed if table_id not in unfinished]
+        if ended:  # over, or gone, and its owner left no lease: nobody will write it again
+            await self.redis.hdel(LOBBY, *ended)
         now = time.monotonic()
         for conn, relay in list(self._relayed.items()):
             now_at = owners.get(relay.table_id, self.node if relay.table_id in self.registry.rooms else None)
@@ -435,6 +485,27 @@ class Cluster:
             if now_at != relay.owner or unanswered:
                 self._hang_up(conn, MOVED)
         await self._forget_dead_relays()
+        self.next_tick_at = await self._next_tick(owners)
+
+    async def _next_tick(self, owners: dict[str, str | None]) -> float:
+        """When the heartbeat ticks next: a tick from now, or just after the leases of another node lapse, if
+        that comes first. A node renews its mark of life and its leases together at every tick, so a mark with
+        less than a tick left belongs to a node that missed two renewals (killed, or stalled): its tables are
+        looked for the moment they are free, rather than up to a tick later. A node that was only slow renews
+        before then, and the early tick claims nothing."""
+        now = time.monotonic()
+        regular = now + self.tick_seconds
+        holders = sorted({owner for owner in owners.values() if owner is not None and owner != self.node})
+        if not holders:
+            return regular
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in holders:
+                pipe.pttl(alive_key(node))
+            left = [int(ms) for ms in await pipe.execute()]
+        lapsing = [ms / 1000 for ms in left if ms >= 0 and ms / 1000 < self.tick_seconds]
+        if not lapsing:  # every holder renewed lately, or has no mark (its leases were claimed since: a tick)
+            return regular
+        return min(regular, now + min(lapsing) + LAPSE_MARGIN)
 
     async def _forget_dead_relays(self) -> None:
         """Close the relayed connections of nodes that stopped running (killed: they never said goodbye), so a

@@ -59,7 +59,13 @@ function connect() {
     if (state.ws !== ws) return;
     state.ws = null;
     if (event.code === 4404 || state.closedForGood) { setStatus("this table does not exist"); return; }
-    const delay = Math.min(10000, 500 * 2 ** state.retries) * (0.75 + Math.random() * 0.5);
+    // 4010: the table moved to another server process (one was stopped or killed) and is ready there, so the
+    // first try is at once (spread over a quarter second: every player of that process reconnects now);
+    // anything else, and a 4010 that keeps coming, backs off
+    const moved = event.code === 4010 && state.retries === 0;
+    const delay = moved
+      ? 50 + Math.random() * 200
+      : Math.min(10000, 500 * 2 ** state.retries) * (0.75 + Math.random() * 0.5);
     state.retries += 1;
     setStatus("reconnecting…", true);
     state.retryTimer = setTimeout(connect, delay);

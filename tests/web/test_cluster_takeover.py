@@ -1,0 +1,145 @@
+"""How a node of ``oakwood serve --redis`` takes over the tables of a node that was killed, in one process: two
+:class:`~oakwood.web.cluster.Cluster` objects on one SQLite store and a real ``redis-server``, one of them
+"killed" by stopping everything it does without releasing a thing (as SIGKILL leaves its leases in Redis).
+
+What is checked is the order of things, never how long they took: the survivor looks again the moment the
+killed node's leases lapse (not up to a heartbeat later), and it rebuilds the killed node's tables side by side
+in that one look (not one after another).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from oakwood.store import WebTable, open_store
+from oakwood.web.cluster import LAPSE_MARGIN, REBUILDS_AT_ONCE, Cluster, alive_key, lease_key
+from oakwood.web.registry import Registry
+from oakwood.web.room import Room, RoomSettings
+from oakwood.web.table import Table
+from tests.web.cluster_helpers import RedisServer, start_redis
+
+pytestmark = pytest.mark.timeout(60)
+
+T = TypeVar("T")
+#: the lease of both nodes, in seconds (a tick is a third of it)
+LEASE = 1.0
+TABLES = REBUILDS_AT_ONCE + 2
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A fresh ``redis-server`` for one test, killed after it."""
+    server = start_redis(tmp_path / "redis")
+    yield server
+    server.stop()
+
+
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on an event loop of its own thread (a browser test may have left one in this thread)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
+def registry(db: str, bots: ThreadPoolExecutor) -> Registry:
+    """A node's registry on the shared store (bots at once, nothing else)."""
+    return Registry(open_store(db), bots, RoomSettings(bot_pace=0), version=None)
+
+
+async def take_over(db: str, url: str) -> tuple[list[str], set[str], float, float, int]:
+    """Node A creates :data:`TABLES` tables, renews their leases once and is killed; node B looks at the
+    cluster until A's mark of life has less than a tick left, then ticks when its own heartbeat would. The
+    tables A made; those B holds after that one tick; when B's tick was due and when A's leases lapsed (both
+    ``time.monotonic``); the most rebuilds B ran at once."""
+    bots = ThreadPoolExecutor(2)
+    a_registry, b_registry = registry(db, bots), registry(db, bots)
+    a, b = Cluster(a_registry, url, LEASE), Cluster(b_registry, url, LEASE)
+    made: list[str] = []
+    try:
+        await a.start()
+
+        def create(table_id: str) -> tuple[Room, int, str]:
+            seats, name = ["human", "easy"], "Ann"
+            return a_registry.create(
+                game_name="barrell", players=2, options={}, seats=seats, name=name, turn_seconds=None, table_id=table_id
+            )
+
+        for _ in range(TABLES):
+            room, _, _ = await a.new_table(create)
+            made.append(room.table.id)
+        # A dies right after a heartbeat: its mark of life and every lease renewed together, then nothing
+        for task in a._tasks:
+            task.cancel()
+        await asyncio.wait(a._tasks)
+        await a.tick()
+        await a.redis.aclose()
+
+        # B counts the rebuilds running at once: the first ones wait (in their threads) until as many as may
+        # run together have started, which never happens if B rebuilds one table after another
+        together = threading.Barrier(REBUILDS_AT_ONCE, timeout=20)
+        calls = running = most = 0
+        lock = threading.Lock()
+        rebuild = b_registry.rebuild
+
+        def counted(stored: WebTable) -> tuple[Table, int]:
+            nonlocal calls, running, most
+            with lock:
+                calls, running = calls + 1, running + 1
+                most, meet = max(most, running), calls <= REBUILDS_AT_ONCE
+            try:
+                if meet:  # BrokenBarrierError (the take-over fails) if the others never start meanwhile
+                    together.wait()
+                return rebuild(stored)
+            finally:
+                with lock:
+                    running -= 1
+
+        b_registry.rebuild = counted  # type: ignore[method-assign]
+        await b.start()  # its first tick: every table is A's, and A's leases have a tick or more left
+        assert not set(made) & set(b_registry.rooms)
+        for task in b._tasks[1:]:  # B's heartbeat: its ticks are run by hand below
+            task.cancel()
+        probe = b.redis
+        while (await probe.pttl(alive_key_of(a))) / 1000 >= b.tick_seconds:
+            await asyncio.sleep(0.02)
+        lapses_at = time.monotonic() + max(0, await probe.pttl(alive_key_of(a))) / 1000
+        await b.tick()  # it sees A's mark about to lapse: its next tick is due then, not a tick from now
+        due = b.next_tick_at
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        leases = [await probe.get(lease_key(table_id)) for table_id in made]
+        assert leases == [None] * TABLES, "A's leases lapsed by the time B's tick was due"
+        await b.tick()
+        held = {table_id for table_id in made if table_id in b_registry.rooms and b.holds(table_id)}
+        assert [await probe.get(lease_key(table_id)) for table_id in made] == [b.node] * TABLES
+        return made, held, due, lapses_at, most
+    finally:
+        await b.stop()
+        await a_registry.close()
+        a_registry.store.close()
+        b_registry.store.close()
+        bots.shutdown()
+
+
+def alive_key_of(node: Cluster) -> str:
+    """The key that says ``node`` runs."""
+    return alive_key(node.node)
+
+
+def test_a_killed_node_s_tables_are_taken_over_in_one_look_as_soon_as_its_leases_lapse(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    open_store(db).close()
+    made, held, due, lapses_at, most = run(take_over(db, redis_server.url))
+    # B's heartbeat was brought forward to just after the lapse, not left a tick (a third of the lease) away
+    assert due <= lapses_at + LAPSE_MARGIN + 0.1 < lapses_at + LEASE / 3
+    # every table of A is B's after that one tick, rebuilt several at once
+    assert held == set(made)
+    assert most == REBUILDS_AT_ONCE
