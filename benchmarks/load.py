@@ -54,6 +54,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 ROOT = Path(__file__).resolve().parents[1]
+#: A client that hears nothing for this long is stalled (a move never answered): counted, and it stops.
+STALL_SECONDS = 30.0
 
 
 def free_port() -> int:
@@ -134,6 +136,8 @@ class Load:
         self.cuts: list[tuple[str, float, float]] = []
         #: connections closed with 4010 (the table moved to another process) and reconnected
         self.moved = 0
+        #: the clients that heard nothing for :data:`STALL_SECONDS` (what they last saw and sent)
+        self.stalls: list[str] = []
         self._turn = 0
 
     def _next(self, avoid: int | None = None) -> int:
@@ -162,6 +166,8 @@ class Load:
         sent_at: dict[int, float] = {}
         cut: float | None = None  # when the connection was cut by a killed process (None: not cut)
         how = "lost"  # how it was cut: "moved" (4010) or "lost" (its process was killed)
+        seen: dict[str, Any] | None = None  # the last update's seq and who was to act
+        refused: str | None = None  # the last error the client was sent
         while time.monotonic() < self.until:
             url = self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
             try:
@@ -169,13 +175,23 @@ class Load:
                 async with connect(url, max_size=2**22, open_timeout=120) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": token}))
                     while time.monotonic() < self.until:
-                        message: dict[str, Any] = json.loads(await ws.recv())
+                        try:  # every move is answered, and a bot or a clock moves on: silence is a stall
+                            text = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
+                        except TimeoutError:
+                            last = "nothing" if seen is None else f"update {seen['seq']} (to act: {seen['to_act']})"
+                            sent = sorted(sent_at) or "none"
+                            silent = f"{STALL_SECONDS:g} s silent after {last}, sent {sent}, last error {refused}"
+                            self.stalls.append(f"table {table_id}: {silent}")
+                            return
+                        message: dict[str, Any] = json.loads(text)
                         self.messages += 1
                         if message["type"] == "error":
+                            refused = message["code"]
                             if message["code"] != "stale":
                                 self.errors.append(message["code"])
                             continue
                         now = time.monotonic()
+                        seen = {"seq": message["seq"], "to_act": message["observation"].get("to_act")}
                         if cut is not None and self.killed_at is not None:
                             self.resumed.append(now - self.killed_at)
                             self.cuts.append((how, cut - self.killed_at, now - self.killed_at))
@@ -209,19 +225,25 @@ class Load:
                 await asyncio.sleep(random.uniform(0.05, 0.25) if moved else 0.2)
 
 
-async def lease_left(redis_url: str) -> float | None:
-    """Seconds until the first process's leases lapse, read just after it was killed: every heartbeat renews a
-    process's mark of life and its leases in one go, and the survivors' marks are renewed since, so the mark
-    with the least time left is the killed process's."""
+async def lapse_at(redis_url: str) -> float | None:
+    """When (``time.monotonic``) the first process's leases lapse, read just after it was killed: every heartbeat
+    renews a process's mark of life and its leases in one go, and the survivors' marks are renewed since, so the
+    mark with the least time left is the killed process's."""
     import redis.asyncio as aioredis
 
     client = aioredis.Redis.from_url(redis_url, decode_responses=True)
     try:
         keys = [key async for key in client.scan_iter(match="oakwood:node:*:alive")]
-        left = [ms for ms in [await client.pttl(key) for key in keys] if ms >= 0]
+        async with client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.pttl(key)
+            sent = time.monotonic()
+            left = [int(ms) for ms in await pipe.execute() if int(ms) >= 0]
+            answered = time.monotonic()
     finally:
         await client.aclose()
-    return min(left) / 1000 if left else None
+    # Redis read the times left somewhere between the question and the answer (the client's loop is busy)
+    return (sent + answered) / 2 + min(left) / 1000 if left else None
 
 
 async def run(
@@ -235,12 +257,14 @@ async def run(
 
     async def kill() -> None:
         await asyncio.sleep(args.kill_after)
+        killed_at = time.monotonic()
         for side in (load, experts):
             side.dead.add(0)
-            side.killed_at = time.monotonic()
+            side.killed_at = killed_at
         servers[0].send_signal(signal.SIGKILL)
         if redis_url is not None:
-            load.lapsed_after = await lease_left(redis_url)
+            lapses = await lapse_at(redis_url)
+            load.lapsed_after = None if lapses is None else lapses - killed_at
 
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
@@ -369,7 +393,9 @@ def main() -> None:
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
     )
     errors = f"errors {len(load.errors)} {sorted(set(load.errors))}, moved (4010) {load.moved}"
-    print(f"games finished {load.games}, {errors}")
+    print(f"games finished {load.games}, {errors}, stalled {len(load.stalls)}")
+    for stall in load.stalls[:10]:
+        print(f"  stalled: {stall}")
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))
     print(f"move to update: p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms")
     if args.expert_tables:

@@ -21,9 +21,9 @@ import pytest
 
 from oakwood.store import WebTable, open_store
 from oakwood.web.cluster import LAPSE_MARGIN, REBUILDS_AT_ONCE, Cluster, alive_key, lease_key
-from oakwood.web.registry import Registry
+from oakwood.web.registry import Registry, join
 from oakwood.web.room import Room, RoomSettings
-from oakwood.web.table import Table
+from oakwood.web.table import Table, TableError, token_digest
 from tests.web.cluster_helpers import RedisServer, start_redis
 
 pytestmark = pytest.mark.timeout(60)
@@ -143,3 +143,53 @@ def test_a_killed_node_s_tables_are_taken_over_in_one_look_as_soon_as_its_leases
     # every table of A is B's after that one tick, rebuilt several at once
     assert held == set(made)
     assert most == REBUILDS_AT_ONCE
+
+
+async def two_joins(db: str, url: str) -> tuple[int, str, TableError, bool, list[dict[str, Any]]]:
+    """Node A holds a table of two people (Ann seated) and stalls: its lease lapses while it still trusts it.
+    Node B takes the table over and seats Bob; then A, not yet aware, seats Cid at the same seat. Bob's seat
+    and token; what A answered Cid; whether A still has the table after that; the seats stored."""
+    bots = ThreadPoolExecutor(2)
+    a_registry, b_registry = registry(db, bots), registry(db, bots)
+    a, b = Cluster(a_registry, url, 30.0), Cluster(b_registry, url, 30.0)  # a long lease: A trusts it throughout
+    try:
+        for node in (a, b):
+            await node.start()
+            node._tasks[1].cancel()  # the heartbeats: ticks by hand only
+
+        def create(table_id: str) -> tuple[Room, int, str]:
+            seats, name = ["human", "human"], "Ann"
+            return a_registry.create(
+                game_name="barrell", players=2, options={}, seats=seats, name=name, turn_seconds=None, table_id=table_id
+            )
+
+        room, _, _ = await a.new_table(create)
+        table_id = room.table.id
+        await b.redis.delete(lease_key(table_id))  # A stalled past its lease (it has not noticed)
+        await b.tick()
+        assert table_id in b_registry.rooms and a.holds(table_id)
+        bob = await join(b_registry.rooms[table_id], "Bob", None)
+        with pytest.raises(TableError) as refused:
+            await join(a_registry.rooms[table_id], "Cid", None)
+        await asyncio.sleep(0.1)  # A lets the table go once the refused write is done
+        seats = next(stored.seats for stored in b_registry.store.web_tables() if stored.id == table_id)
+        return bob["seat"], bob["token"], refused.value, table_id in a_registry.rooms, seats
+    finally:
+        await b.stop()
+        await a.stop()
+        a_registry.store.close()
+        b_registry.store.close()
+        bots.shutdown()
+
+
+def test_a_seat_given_by_the_table_s_new_holder_is_never_written_over_by_the_old_one(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    open_store(db).close()
+    seat, token, refused, still_at_a, seats = run(two_joins(db, redis_server.url))
+    assert seat == 1
+    assert refused.code == "moved" and "try again" in refused.message
+    assert not still_at_a  # the old holder let the table go: its clients reconnect to the new one
+    assert [s["name"] for s in seats] == ["Ann", "Bob"]
+    assert seats[1]["token_hash"] == token_digest(token)

@@ -4,10 +4,12 @@ replay to exactly where it stopped."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from oakwood.engine import State
 
+from .records import WebTable
 from .repository import Store
 
 
@@ -19,7 +21,10 @@ class LiveGame:
         self.id = game_id
         self._saved: list[tuple[int, int]] = []
         self._finished = False
-        #: write only over the moves this object saved last (servers sharing a store; see ``Store.save_moves``)
+        #: the seats of the game's web table as this object last stored them (None: not known)
+        self._seats: list[dict[str, Any]] | None = None
+        #: write only over the moves (and the seats) this object saved last (servers sharing a store; see
+        #: ``Store.save_moves`` and ``Store.save_web_table``)
         self.guarded = False
 
     @classmethod
@@ -44,10 +49,14 @@ class LiveGame:
         return live
 
     @classmethod
-    def resume(cls, store: Store, game_id: int, state: State) -> LiveGame:
+    def resume(
+        cls, store: Store, game_id: int, state: State, seats: Sequence[Mapping[str, Any]] | None = None
+    ) -> LiveGame:
         """Go on storing the existing row ``game_id``, whose saved moves are ``state``'s history (the state
-        was rebuilt from them): the next :meth:`sync` writes only what changes after this."""
+        was rebuilt from them), and whose web table's stored seats are ``seats`` if it has one: the next
+        :meth:`sync` (and :meth:`save_table`) writes only what changes after this."""
         live = cls(store, game_id)
+        live._seats = None if seats is None else [dict(seat) for seat in seats]
         encode = state.game.codec.encode
         live._saved = [(seat, encode(action)) for seat, action in state.history]
         live._finished = state.is_terminal()
@@ -74,6 +83,13 @@ class LiveGame:
             self.store.save_moves(self.id, actions, expected_steps=expected)
         self._saved = actions
         self._finished = finished
+
+    def save_table(self, table: WebTable) -> None:
+        """Store the web table this game is played at (its seats); guarded as the moves are: only over the seats
+        this object stored last (:class:`GameMoved` if another server changed them since)."""
+        expected = self._seats if self.guarded else None
+        self.store.save_web_table(table, expected_seats=expected)
+        self._seats = [dict(seat) for seat in table.seats]
 
     def abandon(self) -> None:
         """The players gave the game up before its end: it is stored as ``abandoned`` (never resumed)."""

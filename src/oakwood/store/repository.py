@@ -7,7 +7,7 @@ while they run (:func:`interrupts_deferred`); every database failure becomes one
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -331,10 +331,24 @@ class Store:
         return None if found is None else int(found)
 
     # ------------------------------------------------------------------ web tables
-    def save_web_table(self, table: WebTable) -> None:
-        """Store a table of ``oakwood serve``, or replace its seats (a player joined, a name changed)."""
+    def save_web_table(self, table: WebTable, *, expected_seats: Sequence[Mapping[str, Any]] | None = None) -> None:
+        """Store a table of ``oakwood serve``, or replace its seats (a player joined, a name changed). With
+        ``expected_seats``, only if the stored table still has those seats (a guard for servers sharing the store,
+        as ``save_moves`` has: a server that lost a table cannot write over a seat the other server gave);
+        :class:`GameMoved` if not."""
         values = {"game_id": table.game_id, "seats": table.seats, "turn_seconds": table.turn_seconds}
         with self._writing() as connection:
+            if expected_seats is not None:
+                # the row is locked first (a write that changes nothing: a row lock in PostgreSQL, the write lock
+                # in SQLite), so the seats read next are the latest and nobody writes them before this does
+                this = WEB_TABLES.c.id == table.id
+                touch = update(WEB_TABLES).where(this).values(turn_seconds=WEB_TABLES.c.turn_seconds)
+                locked = connection.execute(touch)
+                stored = connection.execute(select(WEB_TABLES.c.seats).where(this)).scalar()
+                if locked.rowcount != 1 or stored is None:
+                    raise StoreError(f"no table {table.id} in {self.url}")
+                if [dict(seat) for seat in stored] != [dict(seat) for seat in expected_seats]:
+                    raise GameMoved(f"the seats of table {table.id} were changed by another server")
             done = connection.execute(update(WEB_TABLES).where(WEB_TABLES.c.id == table.id).values(**values))
             if done.rowcount == 0:
                 connection.execute(insert(WEB_TABLES), {"id": table.id, "created_at": table.created_at, **values})

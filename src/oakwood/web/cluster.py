@@ -105,12 +105,14 @@ def available() -> Iterator[None]:
 
 class HeldGame(LiveGame):
     """The stored game of a table this node owns: every write is refused once the node cannot be sure it still
-    holds the table, and guarded in the store against another node's moves (``Store.save_moves``)."""
+    holds the table, and guarded in the store against another node's moves and seats (``Store.save_moves``,
+    ``Store.save_web_table``)."""
 
     def __init__(self, live: LiveGame, cluster: Cluster, table_id: str) -> None:
         super().__init__(live.store, live.id)
         self._saved = live._saved
         self._finished = live._finished
+        self._seats = live._seats
         self.guarded = True
         self.cluster = cluster
         self.table_id = table_id
@@ -128,6 +130,18 @@ class HeldGame(LiveGame):
             self.cluster.lose_soon(self.table_id)
             raise
         self.cluster.lobby_soon()  # a move may change what the lobby shows (a game over leaves it)
+
+    def save_table(self, table: WebTable) -> None:
+        """Save the seats as :meth:`LiveGame.save_table` does, only while this node holds the table; a write the
+        store refuses (another node changed the seats: it holds the table now) lets the table go."""
+        if not self.cluster.holds(self.table_id):
+            self.cluster.renew_soon(self.table_id)
+            raise StoreError("this server cannot be sure it still holds the table: try again in a moment")
+        try:
+            super().save_table(table)
+        except GameMoved:
+            self.cluster.lose_soon(self.table_id)
+            raise
 
 
 class RemoteSender:

@@ -340,7 +340,7 @@ class Registry:
                 )
                 for seat in stored.seats
             ],
-            live=LiveGame.resume(self.store, row.id, state),
+            live=LiveGame.resume(self.store, row.id, state, stored.seats),
             turn_seconds=stored.turn_seconds,
             created_at=stored.created_at,
             seq=len(state.history),

@@ -24,7 +24,7 @@ from typing import Any
 from oakwood import summaries
 from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, OakwoodError, State, name_seats
 from oakwood.engine.undo import UndoTracker
-from oakwood.store import LiveGame, StoreError, WebTable
+from oakwood.store import GameMoved, LiveGame, StoreError, WebTable
 
 from .protocol import ProtocolError
 
@@ -175,9 +175,11 @@ class Table:
         seat.name, seat.token_hash = name, token_digest(token)
         try:
             self.save_seats()
-        except StoreError:
+        except StoreError as exc:
             seat.name = seat.token_hash = None
-            raise
+            if isinstance(exc, GameMoved):  # another server holds the table now and changed its seats
+                raise TableError("moved", "the table is moving to another server: try again in a moment") from None
+            raise TableError("store", f"the seat could not be stored: {exc}") from None
         return number, token
 
     def save_seats(self) -> None:
@@ -186,7 +188,7 @@ class Table:
         seats = [seat.stored() for seat in self.seats]
         if self.abandoned_by is not None:
             seats[self.abandoned_by]["abandoned"] = True
-        self.live.store.save_web_table(
+        self.live.save_table(  # guarded, on a server of several, against another server's write of the seats
             WebTable(
                 id=self.id,
                 game_id=self.live.id,

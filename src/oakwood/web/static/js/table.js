@@ -18,6 +18,7 @@ const state = {
   moduleGame: null,
   retries: 0,
   retryTimer: null,
+  promptAt: 0, // when the page last reconnected at once after a 4010 (Date.now())
   pingTimer: null,
   deadlineAt: null,
   countdownTimer: null,
@@ -60,9 +61,12 @@ function connect() {
     state.ws = null;
     if (event.code === 4404 || state.closedForGood) { setStatus("this table does not exist"); return; }
     // 4010: the table moved to another server process (one was stopped or killed) and is ready there, so the
-    // first try is at once (spread over a quarter second: every player of that process reconnects now);
-    // anything else, and a 4010 that keeps coming, backs off
-    const moved = event.code === 4010 && state.retries === 0;
+    // next try is at once (spread over a quarter second: every player of that process reconnects now), even
+    // after tries that failed while the process was being replaced; anything else backs off, and so does a
+    // 4010 that keeps coming (at most one prompt try every 5 s: a service briefly away also closes with it)
+    const now = Date.now();
+    const moved = event.code === 4010 && now - state.promptAt > 5000;
+    if (moved) state.promptAt = now;
     const delay = moved
       ? 50 + Math.random() * 200
       : Math.min(10000, 500 * 2 ** state.retries) * (0.75 + Math.random() * 0.5);
