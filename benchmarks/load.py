@@ -21,7 +21,11 @@ the ``--tables`` people is reported apart from theirs: what a person sees while 
 client connects to the next one, so most moves cross Redis to the table's owner and back. The CPU and memory
 reported are the processes' sum. ``--kill-after S`` kills the first process with SIGKILL after S seconds: the
 clients whose connection closes reconnect to the others, and the run reports the time from the SIGKILL to the
-last of them hearing its table again (taken over by another process), and how many tables resumed.
+last of them hearing its table again (taken over by another process), and how many tables resumed, with where
+the time went: when the killed process's leases lapsed in Redis, when the relayed clients were closed with
+4010 (their table opened at its new process), and when each group heard its table again. A client refused
+for now (``store``, ``moved``, ``unavailable``) sends its move again, as a person clicks again; one that hears
+nothing for 30 s is counted as stalled.
 
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --tables 300 --seconds 60 --processes 2
@@ -56,6 +60,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 ROOT = Path(__file__).resolve().parents[1]
 #: A client that hears nothing for this long is stalled (a move never answered): counted, and it stops.
 STALL_SECONDS = 30.0
+#: The refusals that mean "not now" rather than "not this move": the client sends the move again.
+AGAIN = ("store", "moved", "unavailable")
 
 
 def free_port() -> int:
@@ -168,6 +174,7 @@ class Load:
         how = "lost"  # how it was cut: "moved" (4010) or "lost" (its process was killed)
         seen: dict[str, Any] | None = None  # the last update's seq and who was to act
         refused: str | None = None  # the last error the client was sent
+        move: dict[str, Any] | None = None  # the last move sent (sent again if refused for now)
         while time.monotonic() < self.until:
             url = self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
             try:
@@ -189,6 +196,11 @@ class Load:
                             refused = message["code"]
                             if message["code"] != "stale":
                                 self.errors.append(message["code"])
+                            if message["code"] in AGAIN and move is not None:
+                                # refused for now, not for good (the server could not be sure it still
+                                # held the table, or could not store the move): a person clicks again
+                                await asyncio.sleep(0.5)
+                                await ws.send(json.dumps(move))
                             continue
                         now = time.monotonic()
                         seen = {"seq": message["seq"], "to_act": message["observation"].get("to_act")}
@@ -218,6 +230,7 @@ class Load:
                 if cut is None and self.killed_at is not None:
                     cut, how = time.monotonic(), "moved" if moved else "lost"
                 sent_at.clear()
+                move = None
                 if at in self.dead:
                     at = self._next(avoid=at)
                 # as the table page does: at once after a 4010 (the table is ready elsewhere), spread over a
