@@ -56,6 +56,9 @@ def test_the_llr_is_the_normal_approximation() -> None:
     expected = (0.7 - 0.6) / variance * (sum(results) - len(results) * 0.65)
     assert test.count == 6 and test.mean == pytest.approx(mean) and test.variance == pytest.approx(variance)
     assert test.llr == pytest.approx(expected)
+    half = 1.959964 * math.sqrt(variance / 6)
+    assert test.interval() == pytest.approx((mean - half, mean + half))
+    assert f"mean {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]" in test.describe()
     assert test.verdict() is None  # fewer than the minimum of 10 results: no verdict whatever the LLR
 
 

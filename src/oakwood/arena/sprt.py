@@ -124,11 +124,21 @@ class Sprt:
             return H0
         return None
 
+    def interval(self) -> tuple[float, float]:
+        """The mean's 95 % normal interval so far (the whole real line before two results)."""
+        if self.count < 2:
+            return -math.inf, math.inf
+        half = 1.959964 * math.sqrt(self.variance / self.count)
+        return self.mean - half, self.mean + half
+
     def describe(self) -> str:
-        """One line: the verdict, the LLR between its bounds and the results so far."""
+        """One line: the verdict, the LLR between its bounds and the results so far (mean and 95 % interval),
+        so that a run stopped by hand still says what it reached."""
         verdict = self.verdict()
         outcome = {H1: f"H1 accepted ({self.h1:g})", H0: f"H0 accepted ({self.h0:g})", None: "undecided"}[verdict]
+        low, high = self.interval()
         return (
             f"SPRT H0 {self.h0:g} / H1 {self.h1:g} (alpha {self.alpha:g}, beta {self.beta:g}): {outcome}; "
-            f"LLR {self.llr:.2f} in [{self.lower:.2f}, {self.upper:.2f}] after {self.count} deals, mean {self.mean:.3f}"
+            f"LLR {self.llr:.2f} in [{self.lower:.2f}, {self.upper:.2f}] after {self.count} deals, "
+            f"mean {self.mean:.3f} [{low:.3f}, {high:.3f}]"
         )
