@@ -142,6 +142,8 @@ class Load:
         self.cuts: list[tuple[str, float, float]] = []
         #: connections closed with 4010 (the table moved to another process) and reconnected
         self.moved = 0
+        #: the first message of each error code (what the server said)
+        self.said: dict[str, str] = {}
         #: the clients that heard nothing for :data:`STALL_SECONDS` (what they last saw and sent)
         self.stalls: list[str] = []
         self._turn = 0
@@ -196,6 +198,7 @@ class Load:
                             refused = message["code"]
                             if message["code"] != "stale":
                                 self.errors.append(message["code"])
+                                self.said.setdefault(message["code"], message.get("message", ""))
                             if message["code"] in AGAIN and move is not None:
                                 # refused for now, not for good (the server could not be sure it still
                                 # held the table, or could not store the move): a person clicks again
@@ -407,6 +410,8 @@ def main() -> None:
     )
     errors = f"errors {len(load.errors)} {sorted(set(load.errors))}, moved (4010) {load.moved}"
     print(f"games finished {load.games}, {errors}, stalled {len(load.stalls)}")
+    for code, said in sorted(load.said.items()):
+        print(f"  {code}: {said}")
     for stall in load.stalls[:10]:
         print(f"  stalled: {stall}")
     p50, p95, p99 = (percentile(load.latencies, q) for q in (0.5, 0.95, 0.99))

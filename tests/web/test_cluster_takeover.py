@@ -55,9 +55,10 @@ def registry(db: str, bots: ThreadPoolExecutor) -> Registry:
 
 async def take_over(db: str, url: str) -> tuple[list[str], set[str], float, float, int]:
     """Node A creates :data:`TABLES` tables, renews their leases once and is killed; node B looks at the
-    cluster until A's mark of life has less than a tick left, then ticks when its own heartbeat would. The
-    tables A made; those B holds after that one tick; when B's tick was due and when A's leases lapsed (both
-    ``time.monotonic``); the most rebuilds B ran at once."""
+    cluster until A's mark of life has less than a tick left, then ticks when its own heartbeat would, and once
+    more while the take-over that tick started is under way. The tables A made; those B holds once that
+    take-over is done; when B's tick was due and when A's leases lapsed (both ``time.monotonic``); the most
+    rebuilds B ran at once."""
     bots = ThreadPoolExecutor(2)
     a_registry, b_registry = registry(db, bots), registry(db, bots)
     a, b = Cluster(a_registry, url, LEASE), Cluster(b_registry, url, LEASE)
@@ -82,8 +83,10 @@ async def take_over(db: str, url: str) -> tuple[list[str], set[str], float, floa
         await a.redis.aclose()
 
         # B counts the rebuilds running at once: the first ones wait (in their threads) until as many as may
-        # run together have started, which never happens if B rebuilds one table after another
+        # run together have started, which never happens if B rebuilds one table after another; then they are
+        # held until the test lets them go, so a heartbeat can be run while the take-over is under way
         together = threading.Barrier(REBUILDS_AT_ONCE, timeout=20)
+        go = threading.Event()
         calls = running = most = 0
         lock = threading.Lock()
         rebuild = b_registry.rebuild
@@ -96,6 +99,7 @@ async def take_over(db: str, url: str) -> tuple[list[str], set[str], float, floa
             try:
                 if meet:  # BrokenBarrierError (the take-over fails) if the others never start meanwhile
                     together.wait()
+                    go.wait(20)
                 return rebuild(stored)
             finally:
                 with lock:
@@ -115,7 +119,18 @@ async def take_over(db: str, url: str) -> tuple[list[str], set[str], float, floa
         await asyncio.sleep(max(0.0, due - time.monotonic()))
         leases = [await probe.get(lease_key(table_id)) for table_id in made]
         assert leases == [None] * TABLES, "A's leases lapsed by the time B's tick was due"
-        await b.tick()
+        await b.tick()  # it claims them all; the rebuilds go on apart from the heartbeat
+        assert [await probe.get(lease_key(table_id)) for table_id in made] == [b.node] * TABLES
+        while running < REBUILDS_AT_ONCE:  # (bounded by the test's timeout)
+            await asyncio.sleep(0.01)
+        before = [await probe.pttl(lease_key(table_id)) for table_id in made]
+        await asyncio.sleep(0.1)
+        await b.tick()  # while four rebuilds are held: the heartbeat does not wait for the take-over...
+        assert running == REBUILDS_AT_ONCE and not set(made) & set(b_registry.rooms)
+        after = [await probe.pttl(lease_key(table_id)) for table_id in made]
+        assert all(later > earlier for earlier, later in zip(before, after, strict=True))  # ...and renews them
+        go.set()
+        await b.settled()
         held = {table_id for table_id in made if table_id in b_registry.rooms and b.holds(table_id)}
         assert [await probe.get(lease_key(table_id)) for table_id in made] == [b.node] * TABLES
         return made, held, due, lapses_at, most
@@ -140,7 +155,7 @@ def test_a_killed_node_s_tables_are_taken_over_in_one_look_as_soon_as_its_leases
     made, held, due, lapses_at, most = run(take_over(db, redis_server.url))
     # B's heartbeat was brought forward to just after the lapse, not left a tick (a third of the lease) away
     assert due <= lapses_at + LAPSE_MARGIN + 0.1 < lapses_at + LEASE / 3
-    # every table of A is B's after that one tick, rebuilt several at once
+    # every table of A is B's after the take-over of that one tick, rebuilt several at once
     assert held == set(made)
     assert most == REBUILDS_AT_ONCE
 
@@ -167,6 +182,7 @@ async def two_joins(db: str, url: str) -> tuple[int, str, TableError, bool, list
         table_id = room.table.id
         await b.redis.delete(lease_key(table_id))  # A stalled past its lease (it has not noticed)
         await b.tick()
+        await b.settled()
         assert table_id in b_registry.rooms and a.holds(table_id)
         bob = await join(b_registry.rooms[table_id], "Bob", None)
         with pytest.raises(TableError) as refused:

@@ -211,6 +211,10 @@ class Cluster:
         self._pending: set[asyncio.Task[Any]] = set()
         #: the take-overs rebuilding a table now (the rest wait their turn: see :meth:`_open_claimed`)
         self._rebuilding = asyncio.Semaphore(REBUILDS_AT_ONCE)
+        #: the tables this node has claimed and is rebuilding (their leases are renewed with the owned ones)
+        self._opening: set[str] = set()
+        #: the take-overs under way, apart from the heartbeat (so its renewals never wait for them)
+        self._taking_over: set[asyncio.Task[list[str]]] = set()
         #: when (``time.monotonic``) the heartbeat ticks next: a tick apart, or sooner when another node's
         #: leases lapse before that (it stopped renewing them: killed), so its tables are taken over at once
         self.next_tick_at = 0.0
@@ -230,11 +234,12 @@ class Cluster:
         """Stop the heartbeat and the listener, close this node's rooms, and give their leases up at once, so
         the other nodes take the tables over at their next heartbeat rather than after the lease time."""
         self._stopping = True
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._taking_over]
+        for task in tasks:
             task.cancel()
-        if self._tasks:  # bounded: a stop must never hang on a Redis that went away
-            await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
-        owned = list(self.registry.rooms)
+        if tasks:  # bounded: a stop must never hang on a Redis that went away
+            await asyncio.wait(tasks, timeout=STOP_SECONDS)
+        owned = sorted({*self.registry.rooms, *self._opening})
         await self.registry.close()
         self._valid_until.clear()
         for relay in self._relayed.values():  # their writers end here, not with the loop
@@ -346,15 +351,12 @@ class Cluster:
         if another node was quicker or its moves no longer replay."""
         if not await self._claim(stored.id):
             return None
+        self._opening.add(stored.id)
         return await self._open_claimed(stored)
 
-    async def _take_over_all(self, tables: list[WebTable]) -> list[str]:
+    async def _claim_all(self, tables: list[WebTable]) -> list[WebTable]:
         """Claim every table of ``tables`` (unfinished, nobody holds them: their owner was killed) in one round
-        trip and rebuild the claimed ones side by side, each opened as soon as it is rebuilt; the ids taken over.
-
-        A killed node leaves all its leases lapsing at once: taking its tables one after another (a claim, a
-        rebuild, a plan and a lobby write each, every step waiting its turn on a busy loop) made the last one
-        wait for all the others."""
+        trip; the ones claimed, to be opened by :meth:`_open_all`."""
         if not tables:
             return []
         sent = time.monotonic()
@@ -365,11 +367,27 @@ class Cluster:
         mine = [stored for stored, ok in zip(tables, claimed, strict=True) if ok]
         for stored in mine:
             self._valid_until[stored.id] = sent + TRUSTED_SHARE * self.lease_seconds
-        rooms = await asyncio.gather(*(self._open_claimed(stored) for stored in mine))
+            self._opening.add(stored.id)
+        return mine
+
+    async def _open_all(self, claimed: list[WebTable]) -> list[str]:
+        """Rebuild the tables this node has just claimed side by side, each opened as soon as it is rebuilt; the
+        ids opened. It runs apart from the heartbeat, which goes on renewing this node's leases meanwhile.
+
+        A killed node leaves all its leases lapsing at once: taking its tables one after another (a claim, a
+        rebuild, a plan and a lobby write each, every step waiting its turn on a busy loop) made the last one
+        wait for all the others, and the heartbeat with it: on a starved machine this node's own leases went
+        unrenewed long enough for its tables to refuse moves, or to be lost."""
+        rooms = await asyncio.gather(*(self._open_claimed(stored) for stored in claimed))
         taken = [room.table.id for room in rooms if room is not None]
         if taken:
             logger.info("took %d tables over at once: %s", len(taken), " ".join(taken))
         return taken
+
+    async def settled(self) -> None:
+        """Wait until the take-overs under way have opened their tables (or given them up)."""
+        while self._taking_over:
+            await asyncio.wait(set(self._taking_over))
 
     async def _open_claimed(self, stored: WebTable) -> Room | None:
         """Rebuild ``stored``, whose lease this node has just claimed, and open it here: its bots play on, the
@@ -378,6 +396,8 @@ class Cluster:
         try:
             async with self._rebuilding:  # a few at a time: the replays share the interpreter with the loop
                 table, seed = await asyncio.to_thread(self.registry.rebuild, stored)  # the replay, off the loop
+            if stored.id not in self._opening:  # its lease was lost meanwhile (a renewal found it gone)
+                return None
             room = self.registry.open(table, seed)  # the registry, on the loop only
         except (OakwoodError, StoreError, ValueError) as exc:
             logger.warning("table %s (game %d) cannot be taken over: %s", stored.id, stored.game_id, exc)
@@ -385,6 +405,8 @@ class Cluster:
             with contextlib.suppress(RedisError, OSError):
                 await self._release(keys=[lease_key(stored.id)], args=[self.node])
             return None
+        finally:
+            self._opening.discard(stored.id)
         self._adopt(room)
         logger.info("took table %s over (game %d, %d moves)", stored.id, stored.game_id, room.table.seq)
         for conn, relay in list(self._relayed.items()):
@@ -420,15 +442,21 @@ class Cluster:
             return await self._room_soon(table_id)
         return None if owner is None else str(owner)
 
-    async def _room_soon(self, table_id: str) -> Room | None:
-        """The room of ``table_id`` once this node's take-over of it has opened it (within 5 s), else None."""
-        deadline = time.monotonic() + CALL_SECONDS
-        while time.monotonic() < deadline:
+    async def _room_soon(self, table_id: str) -> Room:
+        """The room of ``table_id`` once this node's take-over of it has opened it (within 5 s); ``moved`` (the
+        client tries again) if it has not by then, or if the take-over was given up: the table exists, and
+        saying it does not would make a browser stop reconnecting for good."""
+        started = time.monotonic()
+        while time.monotonic() < started + CALL_SECONDS:
             room = self.registry.rooms.get(table_id)
             if room is not None and not room.closed:
                 return room
+            # not being opened here (given up, or lost): the next try finds where it lives; half a second is
+            # left for the claim itself (the lease is this node's a moment before the table counts as opening)
+            if table_id not in self._opening and time.monotonic() - started > 0.5:
+                break
             await asyncio.sleep(0.05)
-        return None
+        raise TableError("moved", "the table is being taken over by this server: try again in a moment")
 
     def _unfinished(self, table_id: str) -> WebTable | None:
         """The stored table ``table_id`` if its game is unfinished."""
@@ -467,7 +495,7 @@ class Cluster:
     async def tick(self) -> None:
         """Renew this node's leases (letting go of the lost ones), write the lobby, take over the tables nobody
         holds, and move the relayed sockets whose table changed owner."""
-        owned = list(self.registry.rooms)
+        owned = [*self.registry.rooms, *(self._opening - set(self.registry.rooms))]
         sent = time.monotonic()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(alive_key(self.node), "1", px=self._lease_ms)
@@ -477,23 +505,33 @@ class Cluster:
         for table_id, ok in zip(owned, renewed, strict=True):
             if ok:
                 self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
+            elif table_id in self._opening:  # lost before it opened: it never will
+                self._opening.discard(table_id)
+                self._valid_until.pop(table_id, None)
             else:
                 await self._let_go(table_id)
         await self._write_lobby()
         unfinished = {stored.id: stored for stored in await asyncio.to_thread(self._unfinished_tables)}
         listed = {str(key) for key in await self.redis.hkeys(LOBBY)}
         relayed = {relay.table_id for relay in self._relayed.values()}
-        others = sorted((set(unfinished) | listed | relayed) - set(self.registry.rooms))
+        others = sorted((set(unfinished) | listed | relayed) - set(self.registry.rooms) - self._opening)
         found = await self.redis.mget([lease_key(t) for t in others]) if others else []
         owners: dict[str, str | None] = {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
         lapsed = [table_id for table_id in others if owners[table_id] is None]
-        for table_id in await self._take_over_all([unfinished[t] for t in lapsed if t in unfinished]):
-            owners[table_id] = self.node
+        claimed = await self._claim_all([unfinished[t] for t in lapsed if t in unfinished])
+        for stored in claimed:
+            owners[stored.id] = self.node
+        if claimed:  # rebuilt apart from the heartbeat (the relayed sockets below reconnect and wait for them)
+            task = asyncio.create_task(self._open_all(claimed), name="oakwood-cluster-take-over")
+            self._taking_over.add(task)
+            task.add_done_callback(self._taking_over.discard)
         ended = [table_id for table_id in lapsed if table_id not in unfinished]
         if ended:  # over, or gone, and its owner left no lease: nobody will write it again
             await self.redis.hdel(LOBBY, *ended)
         now = time.monotonic()
         for conn, relay in list(self._relayed.items()):
+            if relay.table_id in self._opening:  # moved the moment it opens here (see _open_claimed)
+                continue
             now_at = owners.get(relay.table_id, self.node if relay.table_id in self.registry.rooms else None)
             unanswered = relay.asked_at is not None and now - relay.asked_at > CALL_SECONDS
             if now_at != relay.owner or unanswered:
