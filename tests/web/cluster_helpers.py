@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from oakwood.store import open_store
+from oakwood.web.room import MOVED
 from tests.web.served import Served, serve
 
 REDIS_SERVER = "redis-server"
@@ -152,6 +153,31 @@ def closed_with(ws: ClientConnection, timeout: float = 20) -> int | None:
             ws.recv(timeout=timeout)
     except ConnectionClosed:
         return ws.close_code
+
+
+@contextmanager
+def seat_socket_after_move(
+    served: Served, table_id: str, token: str | None, seconds: float = 30
+) -> Iterator[tuple[ClientConnection, dict[str, Any]]]:
+    """A seat's (or a spectator's) connection at ``served`` once its table has moved, and its first update:
+    tried again, as the table page does, while the server answers that the table is still moving (an error
+    ``moved`` and a close with 4010: the take-over not yet seen by every process)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with connect(ws_url(served, table_id)) as ws:
+            try:
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                message = receive(ws)
+                while message["type"] == "error" and message["code"] == "stale":
+                    message = receive(ws)
+            except ConnectionClosed:
+                message = {"type": "closed", "code": ws.close_code}
+            if message["type"] == "update":
+                yield ws, message
+                return
+        assert message.get("code") in ("moved", MOVED), message  # anything else is not a move in progress
+        assert time.monotonic() < deadline, f"the table never answered at {served.base}: {message}"
+        time.sleep(0.2)
 
 
 @contextmanager

@@ -35,6 +35,7 @@ from tests.web.cluster_helpers import (
     next_update,
     nodes,
     receive,
+    seat_socket_after_move,
     start_redis,
     stop_all,
     ws_url,
@@ -209,14 +210,16 @@ def test_a_killed_owner_s_table_is_taken_over_and_nothing_acknowledged_is_lost(
             # the relay hangs Ann up once the table has moved; the spectator lost its process
             assert closed_with(ann) == 4010
             assert closed_with(watcher) is not None
-        # Ann reconnects as a browser does (to any process), the spectator to another one
-        with connect(ws_url(two, table_id)) as ann, connect(ws_url(three, table_id)) as watcher:
-            again = hello(ann, token)
+        # Ann reconnects as a browser does (to any process, again while the table is still moving), the spectator
+        # to another one
+        with (
+            seat_socket_after_move(two, table_id, token) as (ann, again),
+            seat_socket_after_move(three, table_id, None) as (_, watched),
+        ):
             resumed = time.monotonic() - killed
             assert again["seat"] == 0 and again["seq"] >= before["seq"]
             if again["seq"] == before["seq"]:
                 assert again["observation"] == before["observation"]  # exactly where Ann left it
-            watched = hello(watcher, None)
             assert watched["seat"] is None and watched["observation"]["hand"] is None
             last = play(ann, again, moves=None)  # the bot, at its new owner, plays on to the end
         assert last["table"]["status"] == "finished"
