@@ -152,9 +152,11 @@ def play_one(page: Page, timeout: float = 15.0, close_summary: bool = True) -> b
     """If the page has a move to make, make it by clicking and wait for the position to change (or for a card's
     actions to open); whether a click was made. A summary in the way is closed first, as a person would, unless
     ``close_summary`` is False: then an open summary is left for the caller and no click is made."""
-    if not close_summary and page.locator("#summary-dialog[open]").count():
-        return False
-    dismiss_summary(page)
+    if not close_summary:
+        if page.locator("#summary-dialog[open]").count():
+            return False
+    else:  # never when the caller waits for a summary: one opening right after the look above would be closed
+        dismiss_summary(page)
     if not has_moves(page):
         return False
     before = seq(page)
