@@ -12,7 +12,7 @@ from oakwood.engine.errors import shown
 
 from .ismcts import ISMCTSAgent
 from .levels import LEVELS, level_bot, level_settings
-from .pimc import PIMCAgent
+from .pimc import PLAYOUT_TO_THE_END, PIMCAgent
 from .random_agent import RandomAgent
 
 #: Bots that play every game through the contract (``pimc``: the benchmark baseline of issue 37, not a level).
@@ -36,8 +36,8 @@ def make_agent(game: Game[Any], name: str, **kwargs: Any) -> Any:
         if game.search_guide in game.agents:  # the search builds on the game's best bot (see ismcts.py)
             settings["guide"] = functools.partial(_guide, game)
         return ISMCTSAgent(**{**settings, **kwargs})
-    if name == "pimc":  # random playouts only: no guide, whatever the game ships
-        return PIMCAgent(**{"playout_steps": game.playout_steps, **kwargs})
+    if name == "pimc":  # random playouts to the end only: no guide and no evaluation, whatever the game ships
+        return PIMCAgent(**{"playout_steps": PLAYOUT_TO_THE_END, **kwargs})
     if name not in game.agents:
         known = ", ".join(agent_names(game))
         raise InvalidOptionError(f"{game.title} has no agent {shown(name)}; choose from {known}")
