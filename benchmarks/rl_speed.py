@@ -111,7 +111,9 @@ def engine_loop(game_name: str, players: int, observe: bool) -> Callable[[int], 
 def engine_mask_loop(game_name: str, players: int, tensor: bool) -> Callable[[int], int]:
     """The engine loop plus what an AEC step must build for the seat asked: its mask (the adapter's mask cache),
     the action drawn from it as the AEC loop does, and with ``tensor`` its tensor (the direct path the adapter
-    uses). Their cost over the bare engine is the observation's; the AEC loop's cost over them is the adapter's."""
+    uses). Their cost over the bare engine is the observation's; the AEC loop's cost over them is the adapter's.
+    (The game loop is written out here as in ``engine_loop`` rather than shared through a callback: a call a step
+    would be measured too.)"""
     from oakwood.rl.common import observation_encoder
     from oakwood.rl.gymnasium import MaskCache
 
