@@ -24,12 +24,14 @@ MANIFEST = "compiled.json"
 #: The packages whose modules are compiled, relative to the ``oakwood`` package directory.
 COMPILED_PACKAGES = ("engine", "games/squarrels", "games/barrell", "games/nutty")
 
-#: Single modules compiled besides those packages. The RL encoders' direct paths (``rl/encoders/*_direct.py``)
-#: read the state's fields every step: compiled beside the states they read natively (interpreted, each read of a
-#: native field goes through a boxing getter). They import no numpy: ``pip install .`` compiles in an isolated
-#: build environment that has none.
+#: Single modules compiled besides those packages: the two searches (a time-matched comparison of the expert with
+#: PIMC runs both compiled), and the RL encoders' direct paths (``rl/encoders/*_direct.py``), which read the
+#: state's fields every step: compiled beside the states they read natively (interpreted, each read of a native
+#: field goes through a boxing getter). They import no numpy: ``pip install .`` compiles in an isolated build
+#: environment that has none.
 COMPILED_MODULES = (
     "agents/ismcts.py",
+    "agents/pimc.py",
     "rl/encoders/barrell_direct.py",
     "rl/encoders/nutty_direct.py",
     "rl/encoders/squarrels_direct.py",
