@@ -213,10 +213,7 @@ class ISMCTSAgent:
             action = _after_circle(report.ranking, root.hint if root is not None else None, played)
             played[action] += 1
             self._trim()
-        if view.decision is Decision.RACE:
-            low, high = self.reaction
-            return Choice(action, delay=low + (high - low) * self.rng.random())
-        return action
+        return with_reaction(action, view, self.reaction, self.rng)
 
     def search(self, view: PlayerView) -> SearchReport:
         """Run the budget from ``view`` and report each legal action's visits and value."""
@@ -413,6 +410,15 @@ def _move_of(bot: Agent, world: State, seat: int) -> Hashable:
     """What ``bot`` plays for ``seat`` in ``world`` (a world of the search: its truth is the bot's guess)."""
     chosen = bot.act(PlayerView.of(world, seat))
     return chosen.action if isinstance(chosen, Choice) else chosen
+
+
+def with_reaction(action: Hashable, view: PlayerView, reaction: tuple[float, float], rng: Rng) -> Hashable | Choice:
+    """``action``, or in a race ``action`` with a human-like reaction delay drawn from ``reaction`` (a search's
+    strength must lie in its decisions, not in faster reflexes)."""
+    if view.decision is Decision.RACE:
+        low, high = reaction
+        return Choice(action, delay=low + (high - low) * rng.random())
+    return action
 
 
 def _pick_seat(seats: tuple[int, ...], rng: Rng) -> int:

@@ -33,10 +33,10 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 
-from oakwood.engine import Decision, Rng, State
+from oakwood.engine import Rng, State
 from oakwood.engine.agent import Choice, PlayerView
 
-from .ismcts import SearchReport, _pick_seat
+from .ismcts import SearchReport, _pick_seat, with_reaction
 
 #: The catalog's playout length: to the end, as PIMC plays out. Random play from a deal ends every game well within
 #: it (200 seeded random games of each at two players: at most 69 steps in Barrell, 242 in a S'Quarrels round, 557
@@ -88,10 +88,7 @@ class PIMCAgent:
             self.last = SearchReport(0, 0.0, {action: 0}, {}, (action,))
         else:
             action = self.search(view).ranking[0]
-        if view.decision is Decision.RACE:
-            low, high = self.reaction
-            return Choice(action, delay=low + (high - low) * self.rng.random())
-        return action
+        return with_reaction(action, view, self.reaction, self.rng)
 
     def search(self, view: PlayerView) -> SearchReport:
         """Play every legal move out in each world drawn from ``view`` until the budget ends; report each
