@@ -124,7 +124,13 @@ class Load:
 
     def __init__(self, bases: list[str], game: str, seats: list[str], think: float, until: float) -> None:
         self.bases, self.game, self.seats, self.think, self.until = bases, game, seats, think, until
+        #: whether each client connects to its table's own process rather than to another one
+        self.direct = False
+        #: how much each think varies, as a share of ``think`` (0: every client thinks exactly ``think``)
+        self.jitter = 0.0
         self.latencies: list[float] = []
+        #: when latencies start counting (``time.monotonic``): the tables' creation at the start is no steady load
+        self.counting_from = 0.0
         self.errors: list[str] = []
         self.messages = 0
         self.games = 0
@@ -167,8 +173,9 @@ class Load:
                 await asyncio.sleep(0.5)  # its process was killed meanwhile: another one takes the next table
                 continue
             self.created += 1
-            # with several processes the client connects to another one than the table's: relayed through Redis
-            await self.play(answer["table"]["id"], answer["token"], self._next(avoid=at))
+            # with several processes the client connects to another one than the table's (relayed through Redis),
+            # or with --direct to the table's own process, as a client sent to the table's owner would
+            await self.play(answer["table"]["id"], answer["token"], at if self.direct else self._next(avoid=at))
 
     async def play(self, table_id: str, token: str, at: int) -> None:
         sent_at: dict[int, float] = {}
@@ -212,12 +219,16 @@ class Load:
                             self.cuts.append((how, cut - self.killed_at, now - self.killed_at))
                             cut = None
                         for seq in [s for s in sent_at if message["seq"] > s]:
-                            self.latencies.append(now - sent_at.pop(seq))
+                            sent = sent_at.pop(seq)
+                            if sent >= self.counting_from:
+                                self.latencies.append(now - sent)
                         if message["observation"]["terminal"]:
                             self.games += 1
                             return
                         if message["legal"] and message["seq"] not in sent_at:
-                            await asyncio.sleep(self.think)
+                            # people do not all think for the same time: with --jitter the clients drift apart
+                            # rather than sending their moves in the same instant, turn after turn
+                            await asyncio.sleep(self.think * random.uniform(1 - self.jitter, 1 + self.jitter))
                             sent_at[message["seq"]] = time.monotonic()
                             move = {"type": "act", "seq": message["seq"], "action": message["legal"][0]["index"]}
                             await ws.send(json.dumps(move))
@@ -270,6 +281,9 @@ async def run(
     until = time.monotonic() + args.seconds
     load = Load(bases, args.game, seats_of(args), args.think, until)
     experts = Load(bases, args.expert_game, args.expert_seats.split(","), args.think, until)
+    load.direct = experts.direct = args.direct
+    load.jitter = experts.jitter = args.jitter
+    load.counting_from = experts.counting_from = time.monotonic() + args.warmup
 
     async def kill() -> None:
         await asyncio.sleep(args.kill_after)
@@ -338,13 +352,29 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: with --redis)")
     parser.add_argument("--lease-seconds", default="5", help="the servers' --lease-seconds (with --processes)")
     parser.add_argument("--kill-after", type=float, help="SIGKILL the first process after this many seconds")
+    parser.add_argument(
+        "--warmup", type=float, default=0.0, help="seconds at the start not timed (the tables' creation)"
+    )
+    parser.add_argument(
+        "--jitter", type=float, default=0.0, help="each think drawn from think × [1 - J, 1 + J] (0: exactly think)"
+    )
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL store instead of SQLite")
+    parser.add_argument(
+        "--direct", action="store_true", help="with --processes: each client connects to its table's own process"
+    )
     args = parser.parse_args()
     if args.kill_after is not None and args.processes < 2:
         raise SystemExit("--kill-after needs --processes 2 or more (someone must take the tables over)")
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        profiler = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         database = f"sqlite:///{folder}/load.db"
+        postgres = None
+        if args.postgres:  # the tests' throwaway server (Debian's binaries; or $OAKWOOD_TEST_POSTGRES_URL)
+            sys.path.insert(0, str(ROOT))
+            from tests.store.postgres import start as start_postgres
+
+            postgres = start_postgres()
+            database = postgres.url
         redis: subprocess.Popen[bytes] | None = None
         url: str | None = None
         cluster: list[str] = []
@@ -359,7 +389,10 @@ def main() -> None:
         servers: list[subprocess.Popen[bytes]] = []
         bases: list[str] = []
         try:
-            for _ in range(args.processes):
+            for index in range(args.processes):
+                # with several processes, one stats file each (FILE.1, FILE.2, ...)
+                where = args.profile if args.processes == 1 else f"{args.profile}.{index + 1}"
+                profiler = ["-m", "cProfile", "-o", where] if args.profile else []
                 port = free_port()
                 serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
                 if args.bot_processes is not None:
@@ -375,6 +408,8 @@ def main() -> None:
                     except httpx.HTTPError:
                         time.sleep(0.1)
             cpu_before, started = [cpu_seconds(s.pid) for s in servers], time.monotonic()
+            own_before = cpu_seconds(os.getpid())
+            redis_before = cpu_seconds(redis.pid) if redis is not None else 0.0
             memories = [Memory(server.pid) for server in servers]
             for one in memories:
                 one.__enter__()
@@ -385,6 +420,9 @@ def main() -> None:
                     with contextlib.suppress(Exception):  # a killed process has no /proc entry any more
                         one.__exit__()
             elapsed = time.monotonic() - started
+            # the load generator and Redis share the machine's cores with the servers: what they took
+            own_cpu = cpu_seconds(os.getpid()) - own_before
+            redis_cpu = cpu_seconds(redis.pid) - redis_before if redis is not None else 0.0
             # a killed process's CPU is gone with it: the sum is the survivors'
             cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True) if s.poll() is None)
         finally:
@@ -401,6 +439,8 @@ def main() -> None:
             if redis is not None:
                 redis.kill()
                 redis.wait()
+            if postgres is not None:
+                postgres.stop()
     memory = memories[-1]  # the last process (never killed) for the curve; the sum below
     moves = len(load.latencies)
     seats = f"seats {','.join(seats_of(args))}, bot pace {args.bot_pace} s, think {args.think} s"
@@ -443,6 +483,8 @@ def main() -> None:
                     f"{min(b for _, b in cuts):.2f}–{max(b for _, b in cuts):.2f} s"
                 )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
+    beside = f", Redis {redis_cpu:.1f} s ({100 * redis_cpu / elapsed:.0f} %)" if args.processes > 1 else ""
+    print(f"load generator CPU {own_cpu:.1f} s ({100 * own_cpu / elapsed:.0f} % of one core){beside}")
     grown = memory.last - memory.idle
     print(
         f"server RSS: idle {memory.idle:.0f} MB, peak {memory.peak:.0f} MB, end {memory.last:.0f} MB "

@@ -652,15 +652,22 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
         client = client_of(request)
+        cluster = cluster_of(request)
         if client is not None:  # refused before the body is read: a flood costs next to nothing
-            wait = creations.wait(client, time.monotonic())
+            # with --redis the address's bucket is shared by every process (this one's own if Redis is away)
+            shared = None
+            if cluster is not None:
+                shared = await cluster.creation_wait(client, creations.burst, creations.interval)
+            wait = creations.wait(client, time.monotonic()) if shared is None else shared
             if wait > 0:
                 seconds = math.ceil(wait)
                 answer = refusal("rate_limited", f"too many new tables from your address: try again in {seconds} s")
                 answer.headers["Retry-After"] = str(seconds)
                 return answer
         body: CreateTable = await body_of(request, CreateTable)
-        registry, cluster = registry_of(request), cluster_of(request)
+        registry = registry_of(request)
+        if cluster is not None and client is not None:  # what the address holds at every process
+            await cluster.check_client(client, registry.limits)
 
         def create(table_id: str | None = None) -> tuple[Room, int, str]:
             return registry.create(
@@ -681,6 +688,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             room, seat, token = await cluster.new_table(create)
         if client is not None:
             creations.take(client, time.monotonic())
+            if cluster is not None:
+                await cluster.created_by(client, room.table.id, creations.burst, creations.interval)
         await room.changed()
         return JSONResponse({"table": room.table.summary(), "seat": seat, "token": token}, status_code=201)
 

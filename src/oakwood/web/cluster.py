@@ -36,7 +36,7 @@ from oakwood.engine import OakwoodError, State
 from oakwood.store import GameMoved, LiveGame, StoreError, WebTable
 
 from .protocol import Ping, ProtocolError, decode, encode, error
-from .registry import Registry, join, new_table_id
+from .registry import Registry, TableLimits, check_counts, join, new_table_id, unstarted
 from .room import MOVED, Client, Room
 from .table import TableError
 
@@ -62,6 +62,12 @@ REBUILDS_AT_ONCE = 4
 #: How long after another node's leases lapse in Redis the heartbeat looks for its tables (seconds): a
 #: margin for the round trip, so the leases are surely gone when they are claimed.
 LAPSE_MARGIN = 0.05
+#: How often a heartbeat reads every unfinished table of the store when no table is free (seconds): only the
+#: tables an owner created and died before listing are found this way (the others are known from Redis)
+READ_SECONDS = 60.0
+#: The key a node sets once it has read the store's unfinished tables: absent, Redis lost its keys (restarted
+#: without them), so the leases and the lobby are gone, and the next heartbeat reads the store again
+KNOWN = f"{PREFIX}:known"
 #: The longest each step of a stop may take (the listener's end, the hand-over, closing Redis), in seconds.
 STOP_SECONDS = 3.0
 
@@ -71,9 +77,44 @@ RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIR
 RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
 
+# A token bucket per visitor address shared by every node (the creation limit): ARGV the bucket's size, the
+# seconds a token takes to come back, and 1 to take a token (0 to look). The seconds to wait before a table may
+# be created (0: now), as text (a Lua number returned as such would be cut to an integer). Redis's own clock:
+# the nodes' clocks need not agree.
+BUCKET = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local burst, interval = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+local at = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / interval)
+if ARGV[3] == '1' then
+  tokens = math.max(0, tokens - 1)
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], math.ceil(burst * interval * 1000))
+end
+if tokens >= 1 then return '0' end
+return tostring((1 - tokens) * interval)
+"""
+#: How long the list of tables a visitor address created is kept after its last creation (seconds): longer
+#: than any table stays unstarted, and a game goes on; the lobby says which of them are still open.
+CLIENT_TABLES_SECONDS = 7 * 24 * 3600
+
+
 def lease_key(table_id: str) -> str:
     """The Redis key whose value is the node id of the table's owner."""
     return f"{PREFIX}:table:{table_id}:owner"
+
+
+def bucket_key(client: str) -> str:
+    """The Redis hash of a visitor address's creation bucket (its tokens and when they were counted)."""
+    return f"{PREFIX}:client:{client}:bucket"
+
+
+def client_tables_key(client: str) -> str:
+    """The Redis set of the tables a visitor address created (at any node)."""
+    return f"{PREFIX}:client:{client}:tables"
 
 
 def alive_key(node: str) -> str:
@@ -129,7 +170,7 @@ class HeldGame(LiveGame):
         except GameMoved:
             self.cluster.lose_soon(self.table_id)
             raise
-        self.cluster.lobby_soon()  # a move may change what the lobby shows (a game over leaves it)
+        self.cluster.lobby_soon(self.table_id)  # a move may change what the lobby shows (a game over leaves it)
 
     def save_table(self, table: WebTable) -> None:
         """Save the seats as :meth:`LiveGame.save_table` does, only while this node holds the table; a write the
@@ -201,7 +242,8 @@ class Cluster:
         #: the lobby summary last written per owned table
         self._published: dict[str, str] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._lobby_due = False
+        #: the owned tables whose lobby entry may have changed since it was last written (see :meth:`lobby_soon`)
+        self._lobby_due: set[str] = set()
         #: whether this node's channel is subscribed now (a cut is noticed by the listener or by a failed
         #: heartbeat, whichever comes first; the relayed state is dropped once both work again)
         self._listening = False
@@ -218,8 +260,11 @@ class Cluster:
         #: when (``time.monotonic``) the heartbeat ticks next: a tick apart, or sooner when another node's
         #: leases lapse before that (it stopped renewing them: killed), so its tables are taken over at once
         self.next_tick_at = 0.0
+        #: when (``time.monotonic``) the heartbeat reads the store's unfinished tables again (see :data:`READ_SECONDS`)
+        self._read_at = 0.0
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._bucket = self.redis.register_script(BUCKET)
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -511,13 +556,28 @@ class Cluster:
             else:
                 await self._let_go(table_id)
         await self._write_lobby()
-        unfinished = {stored.id: stored for stored in await asyncio.to_thread(self._unfinished_tables)}
-        listed = {str(key) for key in await self.redis.hkeys(LOBBY)}
+        # the tables of the others are known from Redis (the lobby every owner writes, and the tables of the
+        # sockets relayed from here), and their holders are read there; the store is read only when some table
+        # has no holder (its owner was killed: it is taken over from the store), when Redis lost its keys
+        # (restarted: every table is claimed again from the store), and once a minute in case an owner died
+        # before it listed a table it had just created
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(LOBBY)
+            pipe.exists(KNOWN)
+            keys, known_mark = await pipe.execute()
+        listed = {str(key) for key in keys}
         relayed = {relay.table_id for relay in self._relayed.values()}
-        others = sorted((set(unfinished) | listed | relayed) - set(self.registry.rooms) - self._opening)
-        found = await self.redis.mget([lease_key(t) for t in others]) if others else []
-        owners: dict[str, str | None] = {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
-        lapsed = [table_id for table_id in others if owners[table_id] is None]
+        unfinished: dict[str, WebTable] | None = None
+        if not known_mark or time.monotonic() >= self._read_at:
+            unfinished = await self._read_unfinished()
+        known = listed | relayed | set(unfinished or ())
+        owners = await self._owners_of(known)
+        lapsed = [table_id for table_id, owner in owners.items() if owner is None]
+        if lapsed and unfinished is None:  # somebody's table is free: the store says what it was
+            unfinished = await self._read_unfinished()
+            owners.update(await self._owners_of(set(unfinished) - set(owners)))
+            lapsed = [table_id for table_id, owner in owners.items() if owner is None]
+        unfinished = unfinished or {}
         claimed = await self._claim_all([unfinished[t] for t in lapsed if t in unfinished])
         for stored in claimed:
             owners[stored.id] = self.node
@@ -575,52 +635,74 @@ class Cluster:
                 if room is not None:
                     await room.disconnect(client)
 
-    def _unfinished_tables(self) -> list[WebTable]:
-        return self.registry.store.web_tables(unfinished_only=True)
+    async def _read_unfinished(self) -> dict[str, WebTable]:
+        """Every unfinished table of the store, by id (read in a thread); Redis is marked as knowing them all
+        (:data:`KNOWN`) and the next such read is due in :data:`READ_SECONDS`."""
+        tables = await asyncio.to_thread(self.registry.store.web_tables, unfinished_only=True)
+        self._read_at = time.monotonic() + READ_SECONDS
+        await self.redis.set(KNOWN, "1")
+        return {stored.id: stored for stored in tables}
+
+    async def _owners_of(self, tables: set[str]) -> dict[str, str | None]:
+        """The holder of each table of ``tables`` that this node neither holds nor is opening (None: nobody)."""
+        others = sorted(tables - set(self.registry.rooms) - self._opening)
+        found = await self.redis.mget([lease_key(t) for t in others]) if others else []
+        return {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
 
     # ------------------------------------------------------------------ the lobby
-    async def _write_lobby(self) -> None:
-        """Write the summary of every owned table that changed since it was last written; drop the ended and
-        the forgotten ones."""
+    async def _write_lobby(self, only: set[str] | None = None) -> None:
+        """Write the summary of every owned table that changed since it was last written (or of the tables of
+        ``only``); drop the ended and the forgotten ones."""
         changed: dict[str, str] = {}
         gone: list[str] = []
-        for table_id, room in self.registry.rooms.items():
+        rooms = self.registry.rooms
+        looked = rooms.keys() if only is None else [t for t in only if t in rooms]
+        for table_id in looked:
+            room = rooms[table_id]
             if room.table.over:
                 if self._published.get(table_id) != "":
                     gone.append(table_id)
                     self._published[table_id] = ""
                 continue
-            text = json.dumps({**room.table.summary(), "node": self.node})
+            text = self._entry(room)
             if self._published.get(table_id) != text:
                 changed[table_id] = text
-        for table_id in [t for t in self._published if t not in self.registry.rooms]:
-            gone.append(table_id)
-            del self._published[table_id]
+        if only is None:
+            for table_id in [t for t in self._published if t not in rooms]:
+                gone.append(table_id)
+                del self._published[table_id]
         if changed:
             await self.redis.hset(LOBBY, mapping=dict(changed.items()))
             self._published.update(changed)
         if gone:
             await self.redis.hdel(LOBBY, *gone)
 
-    def lobby_soon(self) -> None:
-        """Write the lobby once the current step is done (one write for the moves of one step)."""
+    def lobby_soon(self, table_id: str) -> None:
+        """Write the lobby entry of ``table_id`` once the current step is done (one write for the moves of one
+        step). Only the tables that moved are looked at: summarizing every table at every move cost a third of
+        a busy node's CPU (the heartbeat still looks at them all)."""
         if not self._lobby_due:
-            self._lobby_due = True
             self._soon(self._lobby_now())
+        self._lobby_due.add(table_id)
 
     async def _lobby_now(self) -> None:
-        self._lobby_due = False
+        due, self._lobby_due = self._lobby_due, set()
         try:
-            await self._write_lobby()
+            await self._write_lobby(due)
         except (RedisError, OSError) as exc:
             logger.warning("the lobby waits for the next heartbeat: %s", exc)
+
+    def _entry(self, room: Room) -> str:
+        """The lobby entry of an owned table: its summary, its node, and whether it is unstarted (what counts
+        against its creator's address: see :meth:`check_client`); the last two are never shown."""
+        return json.dumps({**room.table.summary(), "node": self.node, "unstarted": unstarted(room.table)})
 
     async def publish_summary(self, room: Room) -> None:
         """Write one owned table's summary now (created, joined), not at the next heartbeat (which writes it
         if this one fails)."""
         if room.table.over:
             return
-        text = json.dumps({**room.table.summary(), "node": self.node})
+        text = self._entry(room)
         try:
             await self.redis.hset(LOBBY, room.table.id, text)
         except (RedisError, OSError) as exc:
@@ -635,6 +717,7 @@ class Cluster:
         tables = [json.loads(text) for text in listed.values()]
         for table in tables:
             table.pop("node", None)
+            table.pop("unstarted", None)
         order = {"waiting": 0, "paused": 1, "playing": 2}
         tables = [t for t in tables if t["status"] in order]
         return sorted(tables, key=lambda t: (order[t["status"]], t["created_at"], t["id"]))
@@ -647,7 +730,56 @@ class Cluster:
             return None
         table: dict[str, Any] = json.loads(text)
         table.pop("node", None)
+        table.pop("unstarted", None)
         return table
+
+    # ------------------------------------------------------------------ per-address limits, across the nodes
+    async def creation_wait(self, client: str, burst: int, interval: float) -> float | None:
+        """The seconds ``client`` must wait before it may create a table, counted across every node (a token
+        bucket of ``burst`` tokens, one back every ``interval`` seconds); None if Redis does not answer (the
+        caller counts on this node alone, as a single process does)."""
+        try:
+            return float(await self._bucket(keys=[bucket_key(client)], args=[burst, interval, 0]))
+        except (RedisError, OSError, ValueError) as exc:
+            logger.warning("the creation limit of %s is counted by this server alone: %s", client, exc)
+            return None
+
+    async def check_client(self, client: str, limits: TableLimits) -> None:
+        """Refuse a new table to ``client`` if it holds as many as ``limits`` allow at every node together: the
+        tables it created (a set in Redis) that the lobby still lists, unstarted or open. Redis away: nothing
+        is refused here (the node's own count, :meth:`Registry.create`, still is)."""
+        key = client_tables_key(client)
+        try:
+            tables = sorted(str(t) for t in await self.redis.smembers(key))
+            if not tables:
+                return
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hmget(LOBBY, tables)
+                pipe.mget([lease_key(t) for t in tables])
+                entries, holders = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            logger.warning("the table limits of %s are counted by this server alone: %s", client, exc)
+            return
+        listed = [json.loads(text) for text in entries if text is not None]
+        # a table neither listed nor held has ended (or expired): it counts no more, and is forgotten
+        ended = [t for t, text, holder in zip(tables, entries, holders, strict=True) if text is None and holder is None]
+        if ended:
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.srem(key, *ended)
+        check_counts(sum(bool(entry.get("unstarted")) for entry in listed), len(listed), limits)
+
+    async def created_by(self, client: str, table_id: str, burst: int, interval: float) -> None:
+        """``client`` created ``table_id``: a token less in its bucket, and the table counted as its own at
+        every node. Redis away: the node's own count goes on (the token is taken there too)."""
+        key = client_tables_key(client)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                await self._bucket(keys=[bucket_key(client)], args=[burst, interval, 1], client=pipe)
+                pipe.sadd(key, table_id)
+                pipe.expire(key, CLIENT_TABLES_SECONDS)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            logger.warning("table %s is counted against %s by this server alone: %s", table_id, client, exc)
 
     # ------------------------------------------------------------------ messages between nodes
     async def publish(self, node: str, message: dict[str, Any]) -> None:

@@ -72,6 +72,23 @@ def unstarted(table: Table) -> bool:
     return table.seq == 0 and not table.over
 
 
+def check_counts(unstarted_count: int, open_count: int, limits: TableLimits) -> None:
+    """Refuse a new table (``too_many_waiting``, ``too_many_open``) to an address that holds ``unstarted_count``
+    unstarted and ``open_count`` open tables, if that is as many as ``limits`` allow."""
+    if unstarted_count >= limits.unstarted_per_client:
+        minutes = max(1, round(limits.idle_seconds / 60))
+        raise TableError(
+            "too_many_waiting",
+            f"you have {limits.unstarted_per_client} tables nobody has played at yet: play at one of them, "
+            f"or wait until one expires ({minutes} minutes after everybody left it)",
+        )
+    if open_count >= limits.open_per_client:
+        raise TableError(
+            "too_many_open",
+            f"you have {limits.open_per_client} games going on: finish or give up one of them first",
+        )
+
+
 def new_table_id() -> str:
     """A fresh table id: 64 random bits, URL-safe."""
     return secrets.token_urlsafe(8)
@@ -234,19 +251,7 @@ class Registry:
             for table_id, room in self.rooms.items()
             if self._owners.get(table_id) == client and not room.table.over
         ]
-        limits = self.limits
-        if sum(unstarted(table) for table in mine) >= limits.unstarted_per_client:
-            minutes = max(1, round(limits.idle_seconds / 60))
-            raise TableError(
-                "too_many_waiting",
-                f"you have {limits.unstarted_per_client} tables nobody has played at yet: play at one of them, "
-                f"or wait until one expires ({minutes} minutes after everybody left it)",
-            )
-        if len(mine) >= limits.open_per_client:
-            raise TableError(
-                "too_many_open",
-                f"you have {limits.open_per_client} games going on: finish or give up one of them first",
-            )
+        check_counts(sum(unstarted(table) for table in mine), len(mine), self.limits)
 
     def seen(self, table_id: str) -> None:
         """Somebody was at ``table_id`` until now (a connection closed): its idle time starts again."""
