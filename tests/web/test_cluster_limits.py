@@ -1,0 +1,114 @@
+"""The per-address limits of ``oakwood serve --redis`` hold across its processes: two apps in one test process
+(each with its own event loop, as two servers have) on one SQLite store and a real ``redis-server``, both
+behind the trusted proxy of the test client (its peer 127.0.0.1), which names the visitor in
+``X-Forwarded-For``. A visitor who spreads its requests over both processes is held to the same limits as at
+one process; with Redis away each process counts on its own, as a single process does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from oakwood.store import open_store
+from oakwood.web.app import ServerSettings, create_app
+from oakwood.web.cluster import Cluster
+from oakwood.web.registry import TableLimits
+from oakwood.web.room import RoomSettings
+from tests.web.cluster_helpers import RedisServer, start_redis
+
+pytestmark = pytest.mark.timeout(60)
+
+Make = Callable[..., TestClient]
+VISITOR = "203.0.113.7"
+OTHER = "198.51.100.9"
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A fresh ``redis-server`` for one test, killed after it."""
+    server = start_redis(tmp_path / "redis")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make(tmp_path: Path, redis_server: RedisServer) -> Iterator[Make]:
+    """Make a test client of a fresh process of the cluster (one SQLite store and one Redis for all of them);
+    ``limits`` its table limits, other keyword arguments its :class:`ServerSettings`."""
+    clients: list[TestClient] = []
+    database = f"sqlite:///{tmp_path / 'web.db'}"
+    open_store(database).close()  # the schema first, as the tests' processes do
+
+    def build(limits: TableLimits | None = None, **settings: Any) -> TestClient:
+        config = ServerSettings(
+            db=database,
+            room=RoomSettings(bot_pace=0.0),
+            bot_threads=2,
+            bot_processes=0,
+            tables=limits or TableLimits(),
+            redis=redis_server.url,
+            **settings,
+        )
+        client = TestClient(create_app(config), client=("127.0.0.1", 50000))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield build
+    for client in reversed(clients):
+        client.__exit__(None, None, None)
+
+
+def post_table(client: TestClient, address: str, seats: tuple[str, ...] = ("human", "human")) -> Any:
+    """``POST /api/tables`` from ``address``, through the trusted proxy."""
+    body = {"game": "barrell", "players": len(seats), "seats": list(seats), "name": "Ann"}
+    return client.post("/api/tables", json=body, headers={"X-Forwarded-For": address})
+
+
+def test_tables_waiting_at_either_process_count_against_one_address(make: Make) -> None:
+    limits = TableLimits(unstarted_per_client=3, open_per_client=20)
+    a, b = make(limits), make(limits)
+    answers = [post_table(client, VISITOR) for client in (a, b, a)]
+    assert [answer.status_code for answer in answers] == [201, 201, 201]
+    for client in (b, a):  # three wait at the two processes together: a fourth is refused at either
+        refused = post_table(client, VISITOR)
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_waiting", refused.text
+    assert post_table(b, OTHER).status_code == 201, "another address is not held by this one's tables"
+
+
+def test_open_tables_at_either_process_count_against_one_address(make: Make) -> None:
+    limits = TableLimits(unstarted_per_client=20, open_per_client=2)
+    a, b = make(limits), make(limits)
+    assert post_table(a, VISITOR).status_code == 201
+    assert post_table(b, VISITOR).status_code == 201
+    refused = post_table(a, VISITOR)
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_open", refused.text
+
+
+def test_the_creation_rate_is_one_bucket_across_processes(make: Make) -> None:
+    a, b = make(create_burst=3, create_per_minute=1.0), make(create_burst=3, create_per_minute=1.0)
+    assert [post_table(client, VISITOR).status_code for client in (a, b, b)] == [201, 201, 201]
+    refused = post_table(a, VISITOR)  # a has seen one creation of this address, the cluster three
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited", refused.text
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    assert post_table(a, OTHER).status_code == 201
+
+
+def test_with_redis_away_a_process_counts_the_creations_it_saw(make: Make, redis_server: RedisServer) -> None:
+    client = make(create_burst=2, create_per_minute=1.0)
+    assert post_table(client, VISITOR).status_code == 201
+    cluster: Cluster = client.app.state.cluster  # type: ignore[attr-defined]
+    redis_server.stop()
+    # creating needs Redis (a table's lease is claimed first), so the fallback is asked of the node directly
+    portal = client.portal
+    assert portal is not None
+    shared = portal.call(cluster.creation_wait, VISITOR, 2, 60.0)
+    assert shared is None, "Redis is away: the node counts alone"
+    limits = TableLimits(unstarted_per_client=1)
+    portal.call(cluster.check_client, VISITOR, limits)  # refuses nothing: the node's own count still does
+    refused = post_table(client, VISITOR)
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable", refused.text
