@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable
 from typing import Any
 
@@ -45,9 +46,12 @@ def _follow(game: Game[Any], seed: int, particles: int, check: Any = None) -> Be
     return belief
 
 
-def test_barrell_particles_and_carried_worlds_stay_worlds_of_what_the_seat_knows() -> None:
-    game = oakwood.load("barrell")
-    assert game_carry(game) is not None and game_carry(oakwood.load("nutty")) is None
+@pytest.mark.parametrize(("name", "options", "seed"), [("barrell", {}, 11), ("squarrels", {"single_round": True}, 3)])
+def test_particles_and_carried_worlds_stay_worlds_of_what_the_seat_knows(
+    name: str, options: dict[str, Any], seed: int
+) -> None:
+    game = oakwood.load(name, **options)
+    assert game_carry(game) is not None
 
     def check(view: PlayerView, belief: Belief, truth: State) -> None:
         key = game.information_key(view.observation)
@@ -57,9 +61,34 @@ def test_barrell_particles_and_carried_worlds_stay_worlds_of_what_the_seat_knows
             world.check_invariants()  # every card once, knowledge consistent
             assert world is not truth
 
-    belief = _follow(game, 11, 8, check)
+    belief = _follow(game, seed, 6, check)
     # the trail was followed at most stretches and broken (then carried) at some: both paths ran
     assert belief.stats.followed > 0 and belief.stats.carried > 0
+
+
+@pytest.mark.parametrize(("name", "options"), [("barrell", {}), ("squarrels", {"single_round": True})])
+def test_carry_moves_the_hidden_hand_to_where_the_particle_has_it(name: str, options: dict[str, Any]) -> None:
+    game = oakwood.load(name, **options)
+    truth = game.new_state(2, 6)
+    seat = truth.to_act()[0]
+    carry = game_carry(game)
+    assert carry is not None
+    closer = 0
+    for i in range(10):
+        believed, fresh = truth.determinize(seat, Rng(i)), truth.determinize(seat, Rng(100 + i))
+        carried = carry(believed, fresh, seat)
+        assert carried.observe(seat) == fresh.observe(seat) and fresh.observe(1 - seat) != carried.observe(1 - seat)
+        hand = Counter(carried.observe(1 - seat)["hand"])
+        assert hand == Counter(believed.observe(1 - seat)["hand"])  # nothing known yet: the whole hand moves
+        closer += 1
+    assert closer == 10
+
+
+def test_a_game_without_a_carry_hook_starts_a_broken_trail_afresh() -> None:
+    game = oakwood.load("nutty", max_rounds=2)
+    assert game_carry(game) is None
+    belief = _follow(game, 2, 4)
+    assert belief.stats.updates > 5 and belief.stats.followed > 0
 
 
 def test_weighted_worlds_put_the_true_hidden_cards_where_they_are_more_often_than_uniform_worlds() -> None:
