@@ -8,6 +8,7 @@ in the user's data directory. A plain path (no ``scheme://``) means a SQLite fil
 from __future__ import annotations
 
 import os
+import time
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,10 @@ ENV_VARIABLE = "OAKWOOD_DB"
 #: The newest schema revision in ``migrations/versions`` (a test checks it is Alembic's head). Opening a
 #: database already there costs one query, and Alembic — a tenth of a second to import — is not loaded.
 SCHEMA_REVISION = "0004"
+#: The key of the PostgreSQL advisory lock a schema migration holds (any fixed number: "oakw" in ASCII).
+SCHEMA_LOCK = 0x6F616B77
+#: How long a server that met another one creating the same schema goes on looking for it (seconds).
+SCHEMA_WAIT_SECONDS = 30.0
 #: Seconds a SQLite connection waits for another process's write to finish before giving up.
 SQLITE_BUSY_TIMEOUT = 30.0
 
@@ -118,28 +123,48 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the database to the latest schema revision (creating it when empty)."""
-    try:
-        current = current_revision(engine)
-        if current == SCHEMA_REVISION:
-            return
-        from alembic import command
-        from alembic.util import CommandError
+    """Bring the database to the latest schema revision (creating it when empty).
 
-        config = alembic_config()
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            try:
-                command.upgrade(config, "head")
-            except CommandError as exc:
-                if "Can't locate revision" in str(exc):
-                    raise StoreError(
-                        f"{describe(engine.url)} was written by a newer Oakwood (schema revision {current}); "
-                        "upgrade Oakwood to use it"
-                    ) from None
-                raise StoreError(f"cannot migrate {describe(engine.url)}: {exc}") from None
-    except SQLAlchemyError as exc:
-        raise StoreError(f"cannot open the database {describe(engine.url)}: {reason(exc)}") from None
+    Several servers may start at the same moment on one new database, each finding it empty. On PostgreSQL
+    the migration runs under a transaction-scoped advisory lock, so the others wait and then find the schema
+    made; on SQLite (whose DDL the driver does not keep in the migration's transaction) one that finds the
+    schema made under it waits for the other's migration to end and looks again."""
+    deadline = time.monotonic() + SCHEMA_WAIT_SECONDS
+    while True:
+        try:
+            _upgrade_once(engine)
+            return
+        except SQLAlchemyError as exc:
+            # another server creating the same schema at this moment: its tables, types or version row
+            # appeared under this one's migration (a clash, not a fault of the database): look again
+            clash = any(words in reason(exc) for words in ("already exists", "duplicate key", "database is locked"))
+            if not clash or time.monotonic() > deadline:
+                raise StoreError(f"cannot open the database {describe(engine.url)}: {reason(exc)}") from None
+            time.sleep(0.2)
+
+
+def _upgrade_once(engine: Engine) -> None:
+    current = current_revision(engine)
+    if current == SCHEMA_REVISION:
+        return
+    from alembic import command
+    from alembic.util import CommandError
+
+    config = alembic_config()
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # held until this transaction ends; Alembic reads the
+            # version after it, so a server that waited here finds the schema another one just made
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        config.attributes["connection"] = connection
+        try:
+            command.upgrade(config, "head")
+        except CommandError as exc:
+            if "Can't locate revision" in str(exc):
+                raise StoreError(
+                    f"{describe(engine.url)} was written by a newer Oakwood (schema revision {current}); "
+                    "upgrade Oakwood to use it"
+                ) from None
+            raise StoreError(f"cannot migrate {describe(engine.url)}: {exc}") from None
 
 
 def reason(exc: SQLAlchemyError) -> str:
