@@ -766,8 +766,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         assert isinstance(where, Room)
         room = where
         client = Client(websocket)
-        await room.connect(client)
         try:
+            await room.connect(client)  # inside: a connect that fails still stops the client's writer below
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect" or client.behind:  # (one that fell behind is let go)

@@ -968,6 +968,9 @@ class Cluster:
                 await asyncio.wait_for(websocket.close(MOVED), STOP_SECONDS)
         finally:
             self._relayed.pop(conn, None)
+            # its writer ends with the connection: left waiting for frames that never come, it was destroyed
+            # pending when the garbage collector found it ("Task was destroyed but it is pending!", at a stop)
+            local.stop()
             if opened:
                 with contextlib.suppress(RedisError, OSError):
                     await self.publish(owner, {"op": "close", "table": table_id, "conn": conn, "from": self.node})

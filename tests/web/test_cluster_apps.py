@@ -1,11 +1,16 @@
-"""The per-address limits of ``oakwood serve --redis`` hold across its processes: two apps in one test process
-(each with its own event loop, as two servers have) on one SQLite store and a real ``redis-server``, both
-behind the trusted proxy of the test client (its peer 127.0.0.1), which names the visitor in
-``X-Forwarded-For``. A visitor who spreads its requests over both processes is held to the same limits as at
-one process; with Redis away each process counts on its own, as a single process does."""
+"""Processes of ``oakwood serve --redis`` as apps in one test process (each with its own event loop, as two
+servers have) on one SQLite store and a real ``redis-server``, both behind the trusted proxy of the test client
+(its peer 127.0.0.1), which names the visitor in ``X-Forwarded-For``.
+
+- The per-address limits hold across the processes: a visitor who spreads its requests over both is held to
+  the same limits as at one process; with Redis away each process counts on its own, as a single process does.
+- A relayed connection leaves nothing running once it closes (its writer task waited for ever, and was
+  destroyed pending at a stop: "Task was destroyed but it is pending!")."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -112,3 +117,23 @@ def test_with_redis_away_a_process_counts_the_creations_it_saw(make: Make, redis
     portal.call(cluster.check_client, VISITOR, limits)  # refuses nothing: the node's own count still does
     refused = post_table(client, VISITOR)
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable", refused.text
+
+
+async def writers() -> int:
+    """The connection writers (``Client._write`` tasks) still running on this event loop."""
+    running = [task for task in asyncio.all_tasks() if not task.done()]
+    return sum(getattr(task.get_coro(), "__qualname__", "") == "Client._write" for task in running)
+
+
+def test_a_relayed_connection_leaves_no_writer_running_once_it_closes(make: Make) -> None:
+    a, b = make(), make()
+    created = post_table(a, VISITOR).json()
+    table_id = created["table"]["id"]
+    assert b.portal is not None
+    before = b.portal.call(writers)
+    for _ in range(3):  # the player's socket reaches B, which relays it to A (the table's owner)
+        with b.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": created["token"]}))
+            assert json.loads(ws.receive_text())["type"] == "update"
+        b.portal.call(asyncio.sleep, 0.2)  # B sees the close and ends the relay
+    assert b.portal.call(writers) == before, "every relayed connection's writer ended with it"
