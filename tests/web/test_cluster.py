@@ -77,6 +77,19 @@ def test_a_lease_that_is_not_a_duration_is_refused(lease: str) -> None:
     assert result.exit_code != 0 and "--lease-seconds" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--advertise-url", "https://games.example.org/node/a"], "--advertise-url is for one of several processes"),
+        (["--redis", "unix:///x.sock", "--advertise-url", "games.example.org"], "starts with http:// or https://"),
+        (["--redis", "unix:///x.sock", "--advertise-url", "https://g.example.org/a?b=1"], "has no query"),
+    ],
+)
+def test_an_advertised_address_that_is_not_one_is_refused_in_one_line(flags: list[str], said: str) -> None:
+    result = runner.invoke(app, ["serve", *flags], env={"COLUMNS": "200"})
+    assert result.exit_code != 0 and said in result.output and "Traceback" not in result.output, result.output
+
+
 def table_ids(served: Served) -> list[str]:
     """The ids of the tables the lobby of ``served`` lists."""
     return [t["id"] for t in httpx.get(f"{served.base}/api/tables", timeout=10).json()["tables"]]

@@ -4,6 +4,8 @@ servers have) on one SQLite store and a real ``redis-server``, both behind the t
 
 - The per-address limits hold across the processes: a visitor who spreads its requests over both is held to
   the same limits as at one process; with Redis away each process counts on its own, as a single process does.
+- A connection to a table held by a process with an address of its own (``--advertise-url``) is sent there
+  (``moved`` and 4010), unless it asks to be relayed (``?relay=1``); without an address it is relayed.
 - A relayed connection leaves nothing running once it closes (its writer task waited for ever, and was
   destroyed pending at a stop: "Task was destroyed but it is pending!")."""
 
@@ -17,6 +19,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from oakwood.store import open_store
 from oakwood.web.app import ServerSettings, create_app
@@ -137,3 +140,27 @@ def test_a_relayed_connection_leaves_no_writer_running_once_it_closes(make: Make
             assert json.loads(ws.receive_text())["type"] == "update"
         b.portal.call(asyncio.sleep, 0.2)  # B sees the close and ends the relay
     assert b.portal.call(writers) == before, "every relayed connection's writer ended with it"
+
+
+def test_a_connection_is_sent_to_the_holder_s_own_address_when_it_has_one(make: Make) -> None:
+    a = make(advertise_url="https://games.example.org/node/a")
+    b = make()
+    created = post_table(a, VISITOR)
+    table_id, token = created.json()["table"]["id"], created.json()["token"]
+    with b.websocket_connect(f"/ws/tables/{table_id}") as ws:  # B does not hold it: the page is sent to A
+        assert json.loads(ws.receive_text()) == {
+            "type": "moved",
+            "url": f"wss://games.example.org/node/a/ws/tables/{table_id}",
+        }
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4010
+    # a client that could not reach that address asks to be relayed, and is
+    with b.websocket_connect(f"/ws/tables/{table_id}?relay=1") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.receive_text())["type"] == "update"
+    # B has no address of its own: a connection to its table that reaches A is relayed, as before
+    mine = post_table(b, OTHER).json()
+    with a.websocket_connect(f"/ws/tables/{mine['table']['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": mine["token"]}))
+        assert json.loads(ws.receive_text())["type"] == "update"

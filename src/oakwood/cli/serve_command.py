@@ -11,6 +11,7 @@ import socket
 import sys
 from collections.abc import Callable, Iterable
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
@@ -90,6 +91,16 @@ def serve(
             metavar="SECONDS",
         ),
     ] = "5",
+    advertise_url: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise-url",
+            help="With --redis: the address at which browsers reach this very process (e.g. "
+            "https://games.example.org/node/a, a path the proxy sends to it alone): a connection to a table this "
+            "process holds that reaches another process is sent here instead of relayed through Redis.",
+            metavar="URL",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: a lobby, tables with friends and bots, replays (stop with Ctrl-C)."""
     out = Console(highlight=False)
@@ -104,12 +115,26 @@ def serve(
             else values.whole_number("--bot-processes", bot_processes, minimum=0, maximum=256)
         )
         lease = values.seconds("--lease-seconds", lease_seconds, maximum=600.0, allow_zero=False)
+        advertised = None
+        if advertise_url is not None:
+            if redis is None:
+                raise CliInputError("--advertise-url is for one of several processes: give --redis too")
+            try:
+                advertised = check_advertise_url(advertise_url)
+            except ValueError as exc:
+                raise CliInputError(f"--advertise-url {advertise_url}: {exc}") from None
         if redis is not None:
             _check_redis(redis)
         try:
             import uvicorn
 
-            from oakwood.web.app import LOOPBACK, ServerSettings, create_app, public_origin, trusted_networks
+            from oakwood.web.app import (
+                LOOPBACK,
+                ServerSettings,
+                create_app,
+                public_origin,
+                trusted_networks,
+            )
             from oakwood.web.protocol import MAX_MESSAGE_BYTES
             from oakwood.web.registry import TableLimits
             from oakwood.web.room import RoomSettings
@@ -134,6 +159,7 @@ def serve(
             public_url=public,
             redis=redis,
             lease_seconds=lease,
+            advertise_url=advertised,
         )
         if processes is not None:
             settings = dataclasses.replace(settings, bot_processes=processes)
@@ -249,3 +275,14 @@ def _check_port_free(host: str, port: int) -> None:
             if exc.errno == errno.EADDRINUSE:
                 raise CliInputError(f"port {port} is in use: stop what holds it, or pass --port") from None
             raise CliInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def check_advertise_url(url: str) -> str:
+    """``url`` without a trailing slash if it is an http or https address with no query or fragment (where a
+    process is reached: the WebSocket paths are added to it); ValueError otherwise."""
+    parsed = urlsplit(url)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ValueError("the address of this process starts with http:// or https:// and names a host")
+    if parsed.query or parsed.fragment:
+        raise ValueError("the address of this process has no query (?) or fragment (#)")
+    return url.rstrip("/")

@@ -117,6 +117,9 @@ class ServerSettings:
     #: how long a process's hold on a table lasts without a heartbeat (``--lease-seconds``): a killed process's
     #: tables are taken over within about this much
     lease_seconds: float = 5.0
+    #: with ``redis``: the address browsers reach this very process at (``--advertise-url``), where connections
+    #: to its tables that reach another process are sent; None: they are relayed through Redis
+    advertise_url: str | None = None
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -413,6 +416,12 @@ def same_site(origin: str | None, host: str | None, public: str | None) -> bool:
     return scheme in ("http", "https") and bool(netloc) and host is not None and netloc == host.strip().lower()
 
 
+def socket_url(address: str, table_id: str) -> str:
+    """The WebSocket address of ``table_id`` at a process reached at ``address`` (its ``--advertise-url``)."""
+    scheme, rest = address.split("://", 1)
+    return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws/tables/{table_id}"
+
+
 def refusal(code: str, message: str, status: int | None = None) -> JSONResponse:
     """A JSON error answer: ``{"error": {"code", "message"}}``."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status or STATUS.get(code, 400))
@@ -520,7 +529,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         else:  # one of several processes: the tables are claimed from the store, not all restored here
             from .cluster import Cluster
 
-            cluster = Cluster(registry, config.redis, config.lease_seconds)
+            cluster = Cluster(registry, config.redis, config.lease_seconds, config.advertise_url)
         app.state.registry = registry
         app.state.store = store
         app.state.cluster = cluster
@@ -760,7 +769,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await websocket.close(code=4404 if exc.code == "unknown_table" else MOVED)
             return
         cluster = cluster_of(websocket)
-        if isinstance(where, str) and cluster is not None:  # another process holds it: relay the socket there
+        if isinstance(where, str) and cluster is not None:  # another process holds it
+            # sent to its own address if it has one (nothing relayed), unless the client asks to be relayed (it
+            # could not reach that address); else its frames are relayed through Redis
+            address = None if websocket.query_params.get("relay") else await cluster.address_of(where)
+            if address is not None:
+                await websocket.send_text(encode({"type": "moved", "url": socket_url(address, table_id)}))
+                await websocket.close(code=MOVED)
+                return
             await cluster.relay(websocket, table_id, where, config.rate_limit)
             return
         assert isinstance(where, Room)

@@ -219,9 +219,13 @@ class Relayed:
 class Cluster:
     """This process as a node of the cluster: its leases, its channel, its relays, and the lobby it writes."""
 
-    def __init__(self, registry: Registry, url: str, lease_seconds: float = 5.0) -> None:
+    def __init__(
+        self, registry: Registry, url: str, lease_seconds: float = 5.0, advertise_url: str | None = None
+    ) -> None:
         self.registry = registry
         self.url = url
+        #: where browsers reach this very process (``--advertise-url``), told to the others with its mark of life
+        self.advertise_url = advertise_url
         # a bounded pool whose commands wait for a free connection: hundreds of tables publishing at once must
         # queue, not fail (redis-py's unbounded default refused with "Too many connections" under load)
         pool = aioredis.BlockingConnectionPool.from_url(
@@ -335,6 +339,15 @@ class Cluster:
         self._adopt(room)
         await self.publish_summary(room)
         return room, seat, token
+
+    async def address_of(self, node: str) -> str | None:
+        """The address browsers reach ``node`` at (its ``--advertise-url``), or None: it has none, it is gone, or
+        Redis does not answer (its connections are relayed then)."""
+        try:
+            mark = await self.redis.get(alive_key(node))
+        except (RedisError, OSError):
+            return None
+        return None if mark is None or mark == "1" else str(mark)
 
     async def answers(self, timeout: float) -> bool:
         """Whether Redis answers a ping within ``timeout`` seconds (``/healthz``)."""
@@ -543,7 +556,7 @@ class Cluster:
         owned = [*self.registry.rooms, *(self._opening - set(self.registry.rooms))]
         sent = time.monotonic()
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(alive_key(self.node), "1", px=self._lease_ms)
+            pipe.set(alive_key(self.node), self.advertise_url or "1", px=self._lease_ms)
             for table_id in owned:
                 await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms], client=pipe)
             renewed = (await pipe.execute())[1:]

@@ -19,6 +19,8 @@ const state = {
   retries: 0,
   retryTimer: null,
   promptAt: 0, // when the page last reconnected at once after a 4010 (Date.now())
+  redirect: null, // where the server sent the next connection (the address of the process holding the table)
+  relay: false, // that address could not be reached: this page asks to be relayed from now on
   pingTimer: null,
   deadlineAt: null,
   countdownTimer: null,
@@ -31,7 +33,8 @@ window.oakwood = state; // for the browser tests and curious people
 // ------------------------------------------------------------------ connection
 function wsUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+  const relay = state.relay ? "?relay=1" : "";
+  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${relay}`;
 }
 
 function setStatus(text, reconnecting = false) {
@@ -42,7 +45,12 @@ function setStatus(text, reconnecting = false) {
 
 function connect() {
   clearTimeout(state.retryTimer);
-  const ws = new WebSocket(wsUrl());
+  // with several server processes, the one that holds the table may have an address of its own (`moved`): the
+  // next connection goes there, once; every later one starts at the page's own address again
+  const sent = state.redirect;
+  state.redirect = null;
+  const ws = new WebSocket(sent || wsUrl());
+  let heard = false; // an update came on this connection
   state.ws = ws;
   ws.addEventListener("open", () => {
     ws.send(JSON.stringify({ type: "hello", token: state.token || null }));
@@ -52,8 +60,9 @@ function connect() {
   ws.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
-    if (message.type === "update") onUpdate(message);
+    if (message.type === "update") { heard = true; onUpdate(message); }
     else if (message.type === "error") onError(message);
+    else if (message.type === "moved" && /^wss?:\/\//.test(message.url || "")) state.redirect = message.url;
   });
   ws.addEventListener("close", (event) => {
     clearInterval(state.pingTimer);
@@ -64,12 +73,22 @@ function connect() {
     // next try is at once (spread over a quarter second: every player of that process reconnects now), even
     // after tries that failed while the process was being replaced; anything else backs off, and so does a
     // 4010 that keeps coming (at most one prompt try every 5 s: a service briefly away also closes with it)
+    // Sent to the holder's own address (`moved`), the next try is at once. A connection that was sent there and
+    // got no update (the address does not answer, or a proxy sends it to another process, which sends it on
+    // again) makes this page ask its own address to relay it from now on, as when no process has an address.
+    if (sent && !heard && (event.code !== 4010 || state.redirect !== null)) {
+      state.relay = true;
+      state.redirect = null;
+    }
     const now = Date.now();
-    const moved = event.code === 4010 && now - state.promptAt > 5000;
+    const redirected = event.code === 4010 && state.redirect !== null;
+    const moved = !redirected && event.code === 4010 && now - state.promptAt > 5000;
     if (moved) state.promptAt = now;
-    const delay = moved
-      ? 50 + Math.random() * 200
-      : Math.min(10000, 500 * 2 ** state.retries) * (0.75 + Math.random() * 0.5);
+    const delay = redirected
+      ? 0
+      : moved
+        ? 50 + Math.random() * 200
+        : Math.min(10000, 500 * 2 ** state.retries) * (0.75 + Math.random() * 0.5);
     state.retries += 1;
     setStatus("reconnecting…", true);
     state.retryTimer = setTimeout(connect, delay);
