@@ -148,6 +148,8 @@ class Load:
         self.cuts: list[tuple[str, float, float]] = []
         #: connections closed with 4010 (the table moved to another process) and reconnected
         self.moved = 0
+        #: connections sent to the table's own process (``--advertise``: ``moved`` with its address, and 4010)
+        self.redirected = 0
         #: the first message of each error code (what the server said)
         self.said: dict[str, str] = {}
         #: the clients that heard nothing for :data:`STALL_SECONDS` (what they last saw and sent)
@@ -184,12 +186,17 @@ class Load:
         seen: dict[str, Any] | None = None  # the last update's seq and who was to act
         refused: str | None = None  # the last error the client was sent
         move: dict[str, Any] | None = None  # the last move sent (sent again if refused for now)
+        redirect: str | None = None  # where the server sent the next connection (the table's own process)
         while time.monotonic() < self.until:
-            url = self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
+            url = redirect or self.bases[at].replace("http", "ws") + f"/ws/tables/{table_id}"
+            redirect = None
             try:
                 # a server busy with searching bots answers late (its event loop shares the interpreter with them)
                 async with connect(url, max_size=2**22, open_timeout=120) as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": token}))
+                    # a process that sends the client elsewhere may have said so and closed before the hello
+                    # goes out: what it said is still read below
+                    with contextlib.suppress(ConnectionClosed):
+                        await ws.send(json.dumps({"type": "hello", "token": token}))
                     while time.monotonic() < self.until:
                         try:  # every move is answered, and a bot or a clock moves on: silence is a stall
                             text = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
@@ -201,6 +208,10 @@ class Load:
                             return
                         message: dict[str, Any] = json.loads(text)
                         self.messages += 1
+                        if message["type"] == "moved":  # its process has an address of its own: go there
+                            redirect = message["url"]
+                            self.redirected += 1
+                            continue
                         if message["type"] == "error":
                             refused = message["code"]
                             if message["code"] != "stale":
@@ -235,6 +246,8 @@ class Load:
                     return
             except (ConnectionClosed, InvalidStatus, OSError) as exc:
                 moved = isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code == 4010
+                if redirect is not None:  # sent to the table's own process: at once, as the table page does
+                    continue
                 if self.killed_at is None and not moved:
                     raise
                 if moved:
@@ -360,9 +373,17 @@ def main() -> None:
     )
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL store instead of SQLite")
     parser.add_argument(
+        "--advertise",
+        action="store_true",
+        help="with --processes: each process is given its own address (--advertise-url), and a client reaching "
+        "another one is sent there instead of relayed",
+    )
+    parser.add_argument(
         "--direct", action="store_true", help="with --processes: each client connects to its table's own process"
     )
     args = parser.parse_args()
+    if (args.advertise or args.direct) and args.processes < 2:
+        raise SystemExit("--advertise and --direct are for --processes 2 or more")
     if args.kill_after is not None and args.processes < 2:
         raise SystemExit("--kill-after needs --processes 2 or more (someone must take the tables over)")
     with tempfile.TemporaryDirectory() as folder:
@@ -397,7 +418,8 @@ def main() -> None:
                 serve = ["-m", "oakwood.cli.main", "serve", "--port", str(port), "--bot-pace", args.bot_pace]
                 if args.bot_processes is not None:
                     serve += ["--bot-processes", args.bot_processes]
-                command = [sys.executable, *profiler, *serve, *cluster, "--db", database]
+                advertise = ["--advertise-url", f"http://127.0.0.1:{port}"] if args.advertise else []
+                command = [sys.executable, *profiler, *serve, *cluster, *advertise, "--db", database]
                 servers.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
                 bases.append(f"http://127.0.0.1:{port}")
             for base in bases:
@@ -449,6 +471,8 @@ def main() -> None:
         f"moves {moves} ({moves / elapsed:.0f}/s), messages received {load.messages} ({load.messages / elapsed:.0f}/s)"
     )
     errors = f"errors {len(load.errors)} {sorted(set(load.errors))}, moved (4010) {load.moved}"
+    if args.advertise:
+        errors += f", sent to the table's process {load.redirected}"
     print(f"games finished {load.games}, {errors}, stalled {len(load.stalls)}")
     for code, said in sorted(load.said.items()):
         print(f"  {code}: {said}")

@@ -27,7 +27,7 @@ from tests.web.cluster_helpers import RedisServer, start_redis
 pytestmark = pytest.mark.timeout(60)
 
 T = TypeVar("T")
-LEASE = 1.0
+LEASE = 2.0  # A renews every 0.67 s: a lease lapses only if its loop stalls for over 1.3 s
 TABLES = 3
 
 

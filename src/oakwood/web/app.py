@@ -774,8 +774,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             # could not reach that address); else its frames are relayed through Redis
             address = None if websocket.query_params.get("relay") else await cluster.address_of(where)
             if address is not None:
-                await websocket.send_text(encode({"type": "moved", "url": socket_url(address, table_id)}))
-                await websocket.close(code=MOVED)
+                with contextlib.suppress(Exception):  # a client already gone needs telling nothing
+                    await websocket.send_text(encode({"type": "moved", "url": socket_url(address, table_id)}))
+                    await websocket.close(code=MOVED)
                 return
             await cluster.relay(websocket, table_id, where, config.rate_limit)
             return
