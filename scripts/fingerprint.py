@@ -12,6 +12,10 @@ heuristic bot's moves are hashed too (the search is compiled as well). Which for
     PYTHONPATH=build/compiled python scripts/fingerprint.py --json compiled.json
     python scripts/fingerprint.py --compare pure.json compiled.json      # exit 1 naming every difference
     python scripts/fingerprint.py --both                                  # both forms, in two processes, compared
+    python scripts/fingerprint.py --world-every 0 --json rules.json       # no worlds: the rules alone
+
+A change to how worlds are drawn (``determinize``) changes every set's hash and the searches'; ``--world-every 0``
+leaves worlds out, so the rules (deals, observations, legal tuples, events) can be compared across it.
 
 The default plan plays 1,550 games per form (--scale to change it): 660 S'Quarrels, 640 Barrell, 250 Nutty.
 """
@@ -148,7 +152,7 @@ def fingerprint_set(name: str, options: dict[str, Any], games: int, world_every:
             for seat in seats:
                 update(_canonical([repr(a) for a in state.legal_actions(seat)]))
                 update(_canonical(state.legal_mask(seat)))
-            if steps % world_every == 0:
+            if world_every and steps % world_every == 0:  # 0: no worlds (see --world-every)
                 viewer = seats[steps % len(seats)]
                 world = state.determinize(viewer, Rng(steps))
                 update(_canonical([world.to_notation(), world.observe(viewer), world.to_act()]))
@@ -226,7 +230,12 @@ def main() -> None:
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
     parser.add_argument("--both", action="store_true", help="run on src and build/compiled, then compare")
     parser.add_argument("--scale", type=float, default=1.0, help="games per option set, relative to the plan")
-    parser.add_argument("--world-every", type=int, default=5, help="a determinize world every N steps")
+    parser.add_argument(
+        "--world-every",
+        type=int,
+        default=5,
+        help="a determinize world every N steps; 0 hashes none (the rules alone, for a change that moves worlds)",
+    )
     parser.add_argument("--game", action="append", help="only these games")
     args = parser.parse_args()
     if args.compare:

@@ -208,7 +208,10 @@ class State(ABC):
         hidden from ``seat``, and search can still play the world out.
         """
         seat = self._check_seat_number(seat)
-        source = Rng.from_random(rng)
+        # The world is drawn straight from a given ``Rng`` (a bot's own stream): a fresh stream per world cost
+        # a key (BLAKE2b) and a new SHAKE-128 block each, a fifth of a Nutty world (issue 36). Worlds are not
+        # stored games, so how they draw is free; a ``random.Random`` still seeds a stream of ours.
+        source = rng if isinstance(rng, Rng) else Rng.from_random(rng)
         world = self._determinize(seat, source)
         world.rng = Rng(source.next_u64())
         world._seed = world.rng.seed

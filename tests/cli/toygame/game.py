@@ -189,6 +189,9 @@ class ToyState(State):
                 c = twin.commits[other]
                 if c is not None:
                     pool.append(c)
+        # Sorted before shuffling, as every game does: a world is a function of what the seat knows, whatever
+        # order the hidden cards lie in (worlds draw from the searching bot's own stream, issue 36).
+        pool.sort()
         rng.shuffle(pool)
         for other in range(self.num_players):
             if other != seat:
