@@ -25,11 +25,20 @@ last of them hearing its table again (taken over by another process), and how ma
 the time went: when the killed process's leases lapsed in Redis, when the relayed clients were closed with
 4010 (their table opened at its new process), and when each group heard its table again. A client refused
 for now (``store``, ``moved``, ``unavailable``) sends its move again, as a person clicks again; one that hears
-nothing for 30 s is counted as stalled.
+nothing for 30 s is counted as stalled. ``--advertise`` gives each process its own address (``--advertise-url``):
+a client that reaches another process is sent to its table's (``moved``) and nothing is relayed; ``--direct``
+connects each client to its table's process from the start.
+
+What a run prints beside the servers' CPU: the load generator's own CPU and Redis's (and PostgreSQL's, with
+``--postgres``: the tests' throwaway server instead of a SQLite file), since they share the machine's cores.
+``--warmup S`` times no move of the first S seconds (the tables' creation); ``--jitter J`` draws each think from
+think × [1 − J, 1 + J], so the clients do not stay in step from their common start.
 
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --tables 300 --seconds 60 --processes 2
     python benchmarks/load.py --tables 100 --seconds 40 --processes 2 --kill-after 15
+    python benchmarks/load.py --tables 400 --seconds 45 --warmup 15 --jitter 0.5 --bot-pace 0 --bot-processes 0 \
+        --processes 2 --advertise
     python benchmarks/load.py --tables 200 --seconds 120 --game squarrels --seats human,expert,expert,expert
     python benchmarks/load.py --tables 200 --expert-tables 12 --seconds 90
 """
@@ -117,6 +126,26 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and of every process below it (PostgreSQL's server and its backends), so far;
+    those that ended are not counted (a backend lives as long as its connection: a run's whole)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        one = todo.pop()
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += cpu_seconds(one)
+        todo.extend(children.get(one, []))
+    return total
 
 
 class Load:
@@ -431,6 +460,10 @@ def main() -> None:
                         time.sleep(0.1)
             cpu_before, started = [cpu_seconds(s.pid) for s in servers], time.monotonic()
             own_before = cpu_seconds(os.getpid())
+            postmaster = None
+            if postgres is not None and postgres.directory is not None:  # a server these runs started
+                postmaster = int((postgres.directory / "data" / "postmaster.pid").read_text().split()[0])
+            postgres_before = tree_cpu_seconds(postmaster) if postmaster is not None else 0.0
             redis_before = cpu_seconds(redis.pid) if redis is not None else 0.0
             memories = [Memory(server.pid) for server in servers]
             for one in memories:
@@ -445,6 +478,7 @@ def main() -> None:
             # the load generator and Redis share the machine's cores with the servers: what they took
             own_cpu = cpu_seconds(os.getpid()) - own_before
             redis_cpu = cpu_seconds(redis.pid) - redis_before if redis is not None else 0.0
+            postgres_cpu = tree_cpu_seconds(postmaster) - postgres_before if postmaster is not None else None
             # a killed process's CPU is gone with it: the sum is the survivors'
             cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True) if s.poll() is None)
         finally:
@@ -508,6 +542,8 @@ def main() -> None:
                 )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
     beside = f", Redis {redis_cpu:.1f} s ({100 * redis_cpu / elapsed:.0f} %)" if args.processes > 1 else ""
+    if postgres_cpu is not None:
+        beside += f", PostgreSQL {postgres_cpu:.1f} s ({100 * postgres_cpu / elapsed:.0f} %)"
     print(f"load generator CPU {own_cpu:.1f} s ({100 * own_cpu / elapsed:.0f} % of one core){beside}")
     grown = memory.last - memory.idle
     print(
