@@ -259,9 +259,9 @@ class Load:
                             self.cuts.append((how, cut - self.killed_at, now - self.killed_at))
                             cut = None
                         for seq in [s for s in sent_at if message["seq"] > s]:
-                            sent = sent_at.pop(seq)
-                            if sent >= self.counting_from:
-                                self.latencies.append(now - sent)
+                            asked = sent_at.pop(seq)
+                            if asked >= self.counting_from:
+                                self.latencies.append(now - asked)
                         if message["observation"]["terminal"]:
                             self.games += 1
                             return
