@@ -87,7 +87,11 @@ class PrefixProxy:
         if port is None:
             client.close()
             return
-        upstream_socket = socket.create_connection(("127.0.0.1", port), timeout=5)
+        try:
+            upstream_socket = socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:  # the process stopped (the test is ending while the page still reconnects)
+            client.close()
+            return
         upstream_socket.settimeout(None)
         upstream_socket.sendall(b" ".join([method, path, version]) + b"\r\n" + rest)
         threading.Thread(target=_pump, args=(upstream_socket, client), daemon=True).start()
