@@ -94,9 +94,9 @@ class Rng:
     def _words(self, block_no: int, need: int = _BLOCK) -> list[int]:
         """At least the first ``need`` words of block ``block_no``, cached in ``_block``.
 
-        A fresh block whose first draw is a ``take`` ending within its first 42 words hashes only those (half
-        the Keccak work: a solo Nutty game draws just its 36 shuffle keys); a later draw past them hashes the
-        whole block. So ``_block`` may be a prefix, and the one-word draws catch the ``IndexError`` of a word
+        A stream's first block, when its first draw is a ``take`` ending within its first 42 words, hashes only
+        those (half the Keccak work: a solo Nutty game draws just its 36 shuffle keys); a later draw past them
+        hashes the whole block. So ``_block`` may be a prefix, and the one-word draws catch the ``IndexError`` of a word
         past it (a ``try`` costs nothing until it catches). A list, not the tuple ``unpack`` gives: the
         shuffle sorts by ``keys.__getitem__``, a direct C method on a list but a slot wrapper on a tuple (it
         made a solo Nutty deal about 9,000 instructions dearer).
@@ -105,7 +105,10 @@ class Rng:
         if block_no == self._block_no and len(block) >= need:
             return block
         source = hashlib.shake_128(self._key + _BLOCK_INDEX(block_no))
-        if need <= _PREFIX and block_no != self._block_no:  # a fresh block: a prefix may do
+        # Only a stream's first block may be a prefix (a new game's deal): a later block is mostly read further
+        # (a search's worlds draw from its bot's stream, block after block), and a prefix read past would be
+        # hashed a second time in full.
+        if need <= _PREFIX and block_no == 0 and self._block_no != 0:
             block = list(_PREFIX_WORDS(source.digest(8 * _PREFIX)))
         else:
             block = list(_WORDS(source.digest(8 * _BLOCK)))
