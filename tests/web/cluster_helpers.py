@@ -3,17 +3,20 @@ those tests that play over real sockets."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import shutil
 import signal
+import socket
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import redis
@@ -21,10 +24,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from oakwood.store import open_store
-from oakwood.web.room import MOVED
+from oakwood.web.registry import Registry
+from oakwood.web.room import MOVED, RoomSettings
 from tests.web.served import Served, serve
 
 REDIS_SERVER = "redis-server"
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -185,3 +191,25 @@ def seat_socket(served: Served, table_id: str, token: str | None) -> Iterator[tu
     """A seat's (or a spectator's) connection at ``served`` and its first update."""
     with connect(ws_url(served, table_id)) as ws:
         yield ws, hello(ws, token)
+
+
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on an event loop of its own thread (a browser test may have left one in this thread)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
+def registry(db: str, bots: ThreadPoolExecutor) -> Registry:
+    """A node's registry on the shared store (bots at once, nothing else)."""
+    return Registry(open_store(db), bots, RoomSettings(bot_pace=0), version=None)
+
+
+def pump(source: socket.socket, target: socket.socket) -> None:
+    """Copy ``source`` to ``target`` until ``source`` ends; then end both (the tests' proxies)."""
+    with contextlib.suppress(OSError):
+        while data := source.recv(65536):
+            target.sendall(data)
+    for end in (source, target):
+        with contextlib.suppress(OSError):
+            end.shutdown(socket.SHUT_RDWR)
+        end.close()

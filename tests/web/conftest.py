@@ -13,9 +13,18 @@ from starlette.testclient import WebSocketTestSession
 
 from oakwood.web.app import ServerSettings, create_app
 from oakwood.web.room import RoomSettings
+from tests.web.cluster_helpers import RedisServer, start_redis
 from tests.web.served import Served
 
 Update = dict[str, Any]
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A fresh ``redis-server`` for one test (the cluster's tests), killed after it."""
+    server = start_redis(tmp_path / "redis")
+    yield server
+    server.stop()
 
 
 @pytest.fixture

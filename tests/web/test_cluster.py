@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import signal
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -43,14 +42,6 @@ from tests.web.cluster_helpers import (
 from tests.web.served import Served, free_port
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
 
 
 runner = CliRunner()

@@ -26,21 +26,13 @@ from oakwood.web.app import ServerSettings, create_app
 from oakwood.web.cluster import Cluster
 from oakwood.web.registry import TableLimits
 from oakwood.web.room import RoomSettings
-from tests.web.cluster_helpers import RedisServer, start_redis
+from tests.web.cluster_helpers import RedisServer
 
 pytestmark = pytest.mark.timeout(60)
 
 Make = Callable[..., TestClient]
 VISITOR = "203.0.113.7"
 OTHER = "198.51.100.9"
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -11,43 +11,23 @@ timed): two :class:`~oakwood.web.cluster.Cluster` objects in one process on one 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from oakwood.store import WebTable, open_store
 from oakwood.web.cluster import Cluster, lease_key
 from oakwood.web.registry import Registry
-from oakwood.web.room import Room, RoomSettings
-from tests.web.cluster_helpers import RedisServer, start_redis
+from oakwood.web.room import Room
+from tests.web.cluster_helpers import RedisServer, registry, run
 
 pytestmark = pytest.mark.timeout(60)
 
-T = TypeVar("T")
 LEASE = 2.0  # A renews every 0.67 s: a lease lapses only if its loop stalls for over 1.3 s
 TABLES = 3
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
-
-
-def run(work: Coroutine[Any, Any, T]) -> T:
-    """Run ``work`` on an event loop of its own thread (a browser test may have left one in this thread)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, work).result()
-
-
-def registry(db: str, bots: ThreadPoolExecutor) -> Registry:
-    """A node's registry on the shared store (bots at once, nothing else)."""
-    return Registry(open_store(db), bots, RoomSettings(bot_pace=0), version=None)
 
 
 def creator(node: Registry) -> Callable[[str], tuple[Room, int, str]]:

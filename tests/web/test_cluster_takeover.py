@@ -12,45 +12,25 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from oakwood.store import WebTable, open_store
 from oakwood.web.cluster import LAPSE_MARGIN, REBUILDS_AT_ONCE, Cluster, alive_key, lease_key
 from oakwood.web.registry import Registry, join
-from oakwood.web.room import Room, RoomSettings
+from oakwood.web.room import Room
 from oakwood.web.table import Table, TableError, token_digest
-from tests.web.cluster_helpers import RedisServer, start_redis
+from tests.web.cluster_helpers import RedisServer, registry, run
 
 pytestmark = pytest.mark.timeout(60)
 
-T = TypeVar("T")
 #: the lease of both nodes, in seconds (a tick is a third of it)
 LEASE = 1.0
 TABLES = REBUILDS_AT_ONCE + 2
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
-
-
-def run(work: Coroutine[Any, Any, T]) -> T:
-    """Run ``work`` on an event loop of its own thread (a browser test may have left one in this thread)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, work).result()
-
-
-def registry(db: str, bots: ThreadPoolExecutor) -> Registry:
-    """A node's registry on the shared store (bots at once, nothing else)."""
-    return Registry(open_store(db), bots, RoomSettings(bot_pace=0), version=None)
 
 
 def creator(node: Registry, seats: list[str]) -> Callable[[str], tuple[Room, int, str]]:

@@ -9,10 +9,8 @@ behind one address that routes a path to each process, as Caddy's ``handle_path 
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -21,18 +19,10 @@ from playwright.sync_api import Browser, expect
 
 from oakwood.store import open_store
 from tests.web.browser.helpers import open_seat, play_one, seq
-from tests.web.cluster_helpers import RedisServer, node, start_redis, stop_all
+from tests.web.cluster_helpers import RedisServer, node, pump, stop_all
 from tests.web.served import Served
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
 
 
 class PrefixProxy:
@@ -94,23 +84,12 @@ class PrefixProxy:
             return
         upstream_socket.settimeout(None)
         upstream_socket.sendall(b" ".join([method, path, version]) + b"\r\n" + rest)
-        threading.Thread(target=_pump, args=(upstream_socket, client), daemon=True).start()
-        _pump(client, upstream_socket)
+        threading.Thread(target=pump, args=(upstream_socket, client), daemon=True).start()
+        pump(client, upstream_socket)
 
     def close(self) -> None:
         """Stop accepting connections."""
         self.listener.close()
-
-
-def _pump(source: socket.socket, target: socket.socket) -> None:
-    """Copy ``source`` to ``target`` until ``source`` ends; then end both."""
-    with contextlib.suppress(OSError):
-        while data := source.recv(65536):
-            target.sendall(data)
-    for end in (source, target):
-        with contextlib.suppress(OSError):
-            end.shutdown(socket.SHUT_RDWR)
-        end.close()
 
 
 def cluster(tmp_path: Path, redis_url: str, proxy: PrefixProxy) -> tuple[Served, Served, str]:

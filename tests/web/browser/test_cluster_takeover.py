@@ -15,7 +15,6 @@ import contextlib
 import signal
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -24,18 +23,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from oakwood.store import open_store
 from tests.web.browser.helpers import open_seat, play_one, seq, update
-from tests.web.cluster_helpers import RedisServer, nodes, start_redis, stop_all
+from tests.web.cluster_helpers import RedisServer, nodes, pump, stop_all
 from tests.web.served import Served
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A fresh ``redis-server`` for one test, killed after it."""
-    server = start_redis(tmp_path / "redis")
-    yield server
-    server.stop()
 
 
 class Balancer:
@@ -72,23 +63,12 @@ class Balancer:
             client.close()
             return
         upstream.settimeout(None)
-        threading.Thread(target=_pump, args=(upstream, client), daemon=True).start()
-        _pump(client, upstream)
+        threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
+        pump(client, upstream)
 
     def close(self) -> None:
         """Stop accepting connections."""
         self.listener.close()
-
-
-def _pump(source: socket.socket, target: socket.socket) -> None:
-    """Copy ``source`` to ``target`` until ``source`` ends; then end both."""
-    with contextlib.suppress(OSError):
-        while data := source.recv(65536):
-            target.sendall(data)
-    for end in (source, target):
-        with contextlib.suppress(OSError):
-            end.shutdown(socket.SHUT_RDWR)
-        end.close()
 
 
 def play_across_the_kill(page: Page, holder: Served, db: str, game_id: int, closed_with: int | None) -> None:
