@@ -353,12 +353,16 @@ class Store:
             if done.rowcount == 0:
                 connection.execute(insert(WEB_TABLES), {"id": table.id, "created_at": table.created_at, **values})
 
-    def web_tables(self, *, unfinished_only: bool = False, game_id: int | None = None) -> list[WebTable]:
-        """Every table of ``oakwood serve`` (oldest first), only those whose game is still running, or the
-        one that played ``game_id``."""
+    def web_tables(
+        self, *, unfinished_only: bool = False, game_id: int | None = None, table_id: str | None = None
+    ) -> list[WebTable]:
+        """Every table of ``oakwood serve`` (oldest first), only those whose game is still running, the one that
+        played ``game_id``, or the one called ``table_id`` (filters combine)."""
         query = select(WEB_TABLES).order_by(WEB_TABLES.c.created_at)
         if game_id is not None:
             query = query.where(WEB_TABLES.c.game_id == game_id)
+        if table_id is not None:
+            query = query.where(WEB_TABLES.c.id == table_id)
         if unfinished_only:
             query = query.join(GAMES, GAMES.c.id == WEB_TABLES.c.game_id).where(GAMES.c.status == RUNNING)
         with self._reading() as connection:

@@ -517,11 +517,9 @@ class Cluster:
         raise TableError("moved", "the table is being taken over by this server: try again in a moment")
 
     def _unfinished(self, table_id: str) -> WebTable | None:
-        """The stored table ``table_id`` if its game is unfinished."""
-        for stored in self.registry.store.web_tables(unfinished_only=True):
-            if stored.id == table_id:
-                return stored
-        return None
+        """The stored table ``table_id`` if its game is unfinished (one row read, not every unfinished table)."""
+        found = self.registry.store.web_tables(unfinished_only=True, table_id=table_id)
+        return found[0] if found else None
 
     # ------------------------------------------------------------------ heartbeat
     @property
