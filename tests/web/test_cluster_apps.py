@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from oakwood.store import open_store
+from oakwood.web import cluster as cluster_module
 from oakwood.web.app import ServerSettings, create_app
-from oakwood.web.cluster import Cluster
+from oakwood.web.cluster import Cluster, creating_key
 from oakwood.web.registry import TableLimits
 from oakwood.web.room import RoomSettings
 from tests.web.cluster_helpers import RedisServer
@@ -96,6 +100,40 @@ def test_the_creation_rate_is_one_bucket_across_processes(make: Make) -> None:
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited", refused.text
     assert 0 < int(refused.headers["Retry-After"]) <= 60
     assert post_table(a, OTHER).status_code == 201
+
+
+def test_one_address_creating_at_two_processes_at_once_gets_one_table_past_a_limit_of_one(make: Make) -> None:
+    limits = TableLimits(unstarted_per_client=1, open_per_client=20)
+    a, b = make(limits), make(limits)
+    start = threading.Barrier(2)
+
+    def create(client: TestClient) -> Any:
+        start.wait()
+        return post_table(client, VISITOR)
+
+    with ThreadPoolExecutor(2) as threads:
+        answers = list(threads.map(create, (a, b)))
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [201, 429], [answer.text for answer in answers]
+    refused = next(answer for answer in answers if answer.status_code == 429)
+    assert refused.json()["error"]["code"] == "too_many_waiting", refused.text
+
+
+def test_a_creation_waits_for_another_of_the_same_address_and_is_refused_if_it_never_ends(
+    make: Make, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster_module, "CREATING_WAIT_SECONDS", 0.3)
+    client = make()
+    held = redis.Redis.from_url(redis_server.url)
+    held.set(creating_key(VISITOR), "another process", px=60_000)  # a creation under way elsewhere
+    refused = post_table(client, VISITOR)
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited", refused.text
+    assert "being created" in refused.json()["error"]["message"]
+    assert post_table(client, OTHER).status_code == 201, "another address has its own lock"
+    held.delete(creating_key(VISITOR))
+    assert post_table(client, VISITOR).status_code == 201
+    assert held.get(creating_key(VISITOR)) is None, "the lock is given back after the creation"
+    held.close()
 
 
 def test_with_redis_away_a_process_counts_the_creations_it_saw(make: Make, redis_server: RedisServer) -> None:

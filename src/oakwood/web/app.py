@@ -669,14 +669,29 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 shared = await cluster.creation_wait(client, creations.burst, creations.interval)
             wait = creations.wait(client, time.monotonic()) if shared is None else shared
             if wait > 0:
-                seconds = math.ceil(wait)
-                answer = refusal("rate_limited", f"too many new tables from your address: try again in {seconds} s")
-                answer.headers["Retry-After"] = str(seconds)
-                return answer
+                return too_soon(wait)
         body: CreateTable = await body_of(request, CreateTable)
         registry = registry_of(request)
-        if cluster is not None and client is not None:  # what the address holds at every process
-            await cluster.check_client(client, registry.limits)
+        if cluster is None or client is None:
+            return await create_table_now(registry, body, client, cluster)
+        async with cluster.creating(client):  # one creation of an address at a time, at every process
+            shared = await cluster.creation_wait(client, creations.burst, creations.interval)
+            if shared is not None and shared > 0:  # taken meanwhile by a creation at another process
+                return too_soon(shared)
+            await cluster.check_client(client, registry.limits)  # what the address holds at every process
+            return await create_table_now(registry, body, client, cluster)
+
+    def too_soon(wait: float) -> JSONResponse:
+        """The refusal of a new table to an address whose creations come faster than the bucket allows."""
+        seconds = math.ceil(wait)
+        answer = refusal("rate_limited", f"too many new tables from your address: try again in {seconds} s")
+        answer.headers["Retry-After"] = str(seconds)
+        return answer
+
+    async def create_table_now(
+        registry: Registry, body: CreateTable, client: str | None, cluster: Cluster | None
+    ) -> JSONResponse:
+        """Create the table ``body`` asks for, once every limit let it through, and count it against ``client``."""
 
         def create(table_id: str | None = None) -> tuple[Room, int, str]:
             return registry.create(

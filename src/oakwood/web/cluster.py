@@ -24,7 +24,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,6 +100,10 @@ return tostring((1 - tokens) * interval)
 #: How long the list of tables a visitor address created is kept after its last creation (seconds): longer
 #: than any table stays unstarted, and a game goes on; the lobby says which of them are still open.
 CLIENT_TABLES_SECONDS = 7 * 24 * 3600
+#: How long one creation of a visitor address may hold that address's creation lock (milliseconds; a lock left
+#: by a killed process lapses then), and how long another creation of the address waits for it (seconds).
+CREATING_MS = 10_000
+CREATING_WAIT_SECONDS = 5.0
 
 
 def lease_key(table_id: str) -> str:
@@ -110,6 +114,11 @@ def lease_key(table_id: str) -> str:
 def bucket_key(client: str) -> str:
     """The Redis hash of a visitor address's creation bucket (its tokens and when they were counted)."""
     return f"{PREFIX}:client:{client}:bucket"
+
+
+def creating_key(client: str) -> str:
+    """The Redis lock held while a table of a visitor address is being created (at any node)."""
+    return f"{PREFIX}:client:{client}:creating"
 
 
 def client_tables_key(client: str) -> str:
@@ -754,6 +763,31 @@ class Cluster:
         except (RedisError, OSError, ValueError) as exc:
             logger.warning("the creation limit of %s is counted by this server alone: %s", client, exc)
             return None
+
+    @contextlib.asynccontextmanager
+    async def creating(self, client: str) -> AsyncIterator[None]:
+        """Hold ``client``'s creation lock (across every node) while one of its tables is checked against the
+        limits, created and counted, so that two creations of one address at two nodes in the same instant cannot
+        both pass the limits. Another creation holding it: wait for it (up to :data:`CREATING_WAIT_SECONDS`),
+        then ``rate_limited``. Redis away: no lock (the node counts alone, as a single process does)."""
+        key, token = creating_key(client), secrets.token_hex(8)
+        deadline = time.monotonic() + CREATING_WAIT_SECONDS
+        held = False
+        try:
+            while not (held := bool(await self.redis.set(key, token, nx=True, px=CREATING_MS))):
+                if time.monotonic() >= deadline:
+                    raise TableError(
+                        "rate_limited", "another table from your address is being created: try again in a moment"
+                    )
+                await asyncio.sleep(0.05)
+        except (RedisError, OSError) as exc:
+            logger.warning("the creation of a table for %s is not locked across servers: %s", client, exc)
+        try:
+            yield
+        finally:
+            if held:
+                with contextlib.suppress(RedisError, OSError):
+                    await self._release(keys=[key], args=[token])
 
     async def check_client(self, client: str, limits: TableLimits) -> None:
         """Refuse a new table to ``client`` if it holds as many as ``limits`` allow at every node together: the
