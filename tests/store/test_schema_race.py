@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from oakwood.store.database import SCHEMA_REVISION
+from tests.conftest import fresh_postgres_database
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -63,11 +64,13 @@ def open_together(url: str) -> list[str]:
                 opener.wait()
 
 
-def test_servers_creating_the_schema_at_once_all_start_and_it_is_made_once(store_url: str) -> None:
+def test_servers_creating_the_schema_at_once_all_start_and_it_is_made_once(
+    store_url: str, request: pytest.FixtureRequest
+) -> None:
     for attempt in range(3):  # the race is lost or won by chance: three tries at it, each on a new database
         url = store_url if attempt == 0 else store_url.replace("games.db", f"games{attempt}.db")
         if attempt and "postgresql" in url:
-            url = _another_database(url, attempt)
+            url = fresh_postgres_database(request.getfixturevalue("postgres_cluster"))
         assert open_together(url) == ["opened"] * OPENERS
         engine = create_engine(url)
         try:
@@ -76,19 +79,3 @@ def test_servers_creating_the_schema_at_once_all_start_and_it_is_made_once(store
         finally:
             engine.dispose()
         assert versions == [SCHEMA_REVISION], "one schema, at the latest revision"
-
-
-def _another_database(url: str, attempt: int) -> str:
-    """A new empty database beside ``url``'s on the same PostgreSQL server."""
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    name = f"{parsed.database}_{attempt}"
-    admin = create_engine(parsed, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        admin.dispose()
-    return parsed.set(database=name).render_as_string(hide_password=False)

@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -213,3 +214,34 @@ def pump(source: socket.socket, target: socket.socket) -> None:
         with contextlib.suppress(OSError):
             end.shutdown(socket.SHUT_RDWR)
         end.close()
+
+
+class LoopbackProxy:
+    """A proxy on a loopback port for the browser tests: each accepted connection is handed to :meth:`carry`
+    (in a thread of its own) until :meth:`close`."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def base(self) -> str:
+        """Its address, as the page is opened at."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # closed: the test is over
+                return
+            threading.Thread(target=self.carry, args=(client,), daemon=True).start()
+
+    def carry(self, client: socket.socket) -> None:
+        """Carry one connection to where it goes."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop accepting connections."""
+        self.listener.close()

@@ -19,13 +19,13 @@ from playwright.sync_api import Browser, expect
 
 from oakwood.store import open_store
 from tests.web.browser.helpers import open_seat, play_one, seq
-from tests.web.cluster_helpers import RedisServer, node, pump, stop_all
+from tests.web.cluster_helpers import LoopbackProxy, RedisServer, node, pump, stop_all
 from tests.web.served import Served
 
 pytestmark = pytest.mark.timeout(120)
 
 
-class PrefixProxy:
+class PrefixProxy(LoopbackProxy):
     """An HTTP proxy on loopback that routes by path, as Caddy's ``handle_path /node/NAME/*``: a connection whose
     first request is for ``/node/NAME/...`` goes to that process, the prefix stripped; any other to ``default``.
     A route to None leads nowhere (the connection is closed). The route is read from a connection's first
@@ -36,28 +36,13 @@ class PrefixProxy:
         self.routes: dict[str, int | None] = {}
         #: the path of every connection's first request, and where it went (a name, "default" or "nowhere")
         self.seen: list[tuple[str, str]] = []
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port: int = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def base(self) -> str:
-        """The shared address, as the page is opened at."""
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__()
 
     def address(self, name: str) -> str:
         """The address of process ``name`` behind this proxy (its ``--advertise-url``)."""
         return f"{self.base}/node/{name}"
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:  # closed: the test is over
-                return
-            threading.Thread(target=self._carry, args=(client,), daemon=True).start()
-
-    def _carry(self, client: socket.socket) -> None:
+    def carry(self, client: socket.socket) -> None:
         head = b""
         while b"\r\n" not in head:
             chunk = client.recv(65536)
@@ -86,10 +71,6 @@ class PrefixProxy:
         upstream_socket.sendall(b" ".join([method, path, version]) + b"\r\n" + rest)
         threading.Thread(target=pump, args=(upstream_socket, client), daemon=True).start()
         pump(client, upstream_socket)
-
-    def close(self) -> None:
-        """Stop accepting connections."""
-        self.listener.close()
 
 
 def cluster(tmp_path: Path, redis_url: str, proxy: PrefixProxy) -> tuple[Served, Served, str]:

@@ -23,37 +23,21 @@ from playwright.sync_api import Browser, Page, expect
 
 from oakwood.store import open_store
 from tests.web.browser.helpers import open_seat, play_one, seq, update
-from tests.web.cluster_helpers import RedisServer, nodes, pump, stop_all
+from tests.web.cluster_helpers import LoopbackProxy, RedisServer, nodes, pump, stop_all
 from tests.web.served import Served
 
 pytestmark = pytest.mark.timeout(120)
 
 
-class Balancer:
+class Balancer(LoopbackProxy):
     """A TCP load balancer on loopback: each connection goes to the first of ``ports`` that accepts it, its
     bytes copied both ways until either side closes."""
 
     def __init__(self, ports: list[int]) -> None:
         self.ports = ports
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port: int = self.listener.getsockname()[1]
-        self._thread = threading.Thread(target=self._accept, daemon=True)
-        self._thread.start()
+        super().__init__()
 
-    @property
-    def base(self) -> str:
-        """Its address, as the page is opened at."""
-        return f"http://127.0.0.1:{self.port}"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:  # closed: the test is over
-                return
-            threading.Thread(target=self._carry, args=(client,), daemon=True).start()
-
-    def _carry(self, client: socket.socket) -> None:
+    def carry(self, client: socket.socket) -> None:
         upstream = None
         for port in self.ports:
             with contextlib.suppress(OSError):
@@ -65,10 +49,6 @@ class Balancer:
         upstream.settimeout(None)
         threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
         pump(client, upstream)
-
-    def close(self) -> None:
-        """Stop accepting connections."""
-        self.listener.close()
 
 
 def play_across_the_kill(page: Page, holder: Served, db: str, game_id: int, closed_with: int | None) -> None:
