@@ -19,6 +19,7 @@ from .events import Event
 from .game import Game
 from .naming import name_seats
 from .options import OptionInfo, Options, option
+from .playout import random_playout
 from .registry import game_class, game_names, load, register
 from .replay import Replay
 from .rng import Rng
@@ -51,5 +52,6 @@ __all__ = [
     "load",
     "name_seats",
     "option",
+    "random_playout",
     "register",
 ]

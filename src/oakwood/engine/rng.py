@@ -70,7 +70,10 @@ class Rng:
             raise ValueError(f"a generator counter is a whole number between 0 and 2**64 - 1, not {shown(counter)}")
         self.seed = seed
         self.counter = counter
-        self._key = _key(seed)
+        # Made by the first draw (``_words``): a bot's stream is often never drawn from (a search makes a guide bot
+        # for every node it adds and every seat of a playout, and a guide draws only in a race), and the key's
+        # BLAKE2b is most of what making a stream costs.
+        self._key = b""
         self._block_no = -1
         self._block = _EMPTY
 
@@ -104,7 +107,10 @@ class Rng:
         block = self._block
         if block_no == self._block_no and len(block) >= need:
             return block
-        source = hashlib.shake_128(self._key + _BLOCK_INDEX(block_no))
+        key = self._key
+        if not key:  # the first draw of this stream (a key is never empty)
+            key = self._key = _key(self.seed)
+        source = hashlib.shake_128(key + _BLOCK_INDEX(block_no))
         # Only a stream's first block may be a prefix (a new game's deal): a later block is mostly read further
         # (a search's worlds draw from its bot's stream, block after block), and a prefix read past would be
         # hashed a second time in full.

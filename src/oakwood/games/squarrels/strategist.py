@@ -25,7 +25,6 @@ guide.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -45,7 +44,7 @@ class SQuarrelsStrategist(SQuarrelsHeuristic):
     name = "strategist"
     fight_share = 1.0  # at three or more players (see the module docstring)
 
-    def _turn(self, obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+    def _turn(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         """Draw while drawing pays (or is forced), then store every set, highest first, then discard."""
         if A.DRAW_ACTION in legal:
             stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
@@ -56,7 +55,7 @@ class SQuarrelsStrategist(SQuarrelsHeuristic):
             return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
         return _discard(hand, legal)
 
-    def _quarrel(self, obs: dict[str, Any], hand: Counter[int], legal: Sequence[Action]) -> Action:
+    def _quarrel(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         """Hand the winner the Rotten if possible; at two players lose cheaply, else fight readily."""
         playable = [a.card for a in legal]
         if ROTTEN in playable:
