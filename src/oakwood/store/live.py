@@ -4,7 +4,9 @@ replay to exactly where it stopped."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from oakwood.engine import State
@@ -64,14 +66,34 @@ class LiveGame:
 
     def sync(self, state: State) -> None:
         """Save ``state``'s moves if they changed (one played, or one taken back); at the end, the outcome."""
+        write, saved = self._write_for(state)
+        if write is not None:
+            write()
+            self._saved, self._finished = saved
+
+    async def sync_off_loop(self, state: State) -> None:
+        """:meth:`sync`, with the database's part in one of the store's threads (:attr:`Store.writer`), so the
+        event loop goes on with other work while it lands; what changed is worked out, and remembered once the
+        write has landed, on the loop. One write of this game at a time: the caller awaits each before it starts
+        the next (a server's table holds its lock across the write), so they land in order."""
+        write, saved = self._write_for(state)
+        if write is not None:
+            await asyncio.get_running_loop().run_in_executor(self.store.writer, write)
+            self._saved, self._finished = saved
+
+    def _write_for(self, state: State) -> tuple[Callable[[], None] | None, tuple[list[tuple[int, int]], bool]]:
+        """The store call that saves ``state`` over what was saved last (None: nothing changed), and the moves
+        and end it stores. Everything the call needs is read from ``state`` now, so it may run in another thread."""
         encode = state.game.codec.encode
         actions = [(seat, encode(action)) for seat, action in state.history]
         finished = state.is_terminal()
+        saved = (actions, finished)
         if actions == self._saved and finished == self._finished:
-            return
+            return None, saved
         expected = len(self._saved) if self.guarded else None
         if finished:
-            self.store.save_moves(
+            write = functools.partial(
+                self.store.save_moves,
                 self.id,
                 actions,
                 scores=state.scores(),
@@ -80,9 +102,8 @@ class LiveGame:
                 expected_steps=expected,
             )
         else:
-            self.store.save_moves(self.id, actions, expected_steps=expected)
-        self._saved = actions
-        self._finished = finished
+            write = functools.partial(self.store.save_moves, self.id, actions, expected_steps=expected)
+        return write, saved
 
     def save_table(self, table: WebTable) -> None:
         """Store the web table this game is played at (its seats); guarded as the moves are: only over the seats

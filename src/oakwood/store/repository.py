@@ -7,8 +7,10 @@ while they run (:func:`interrupts_deferred`); every database failure becomes one
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -42,6 +44,11 @@ from .records import (
     TournamentSettings,
     WebTable,
 )
+
+#: How many threads a store's :attr:`Store.writer` runs writes in: writes of different games go on side by side
+#: (PostgreSQL overlaps their round trips; a write stuck on a row or a lock holds up only its own game), few
+#: enough that the connection pool (5 connections and 10 more by default) always has one for each.
+WRITER_THREADS = 4
 
 GAMES = cast(Table, GameRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
@@ -95,14 +102,35 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # SQLite has one writer per file: this process's own writes (from several threads, see :attr:`writer`)
+        # queue here, handed over at once, instead of polling the file's lock (SQLite's busy handler sleeps
+        # 1, 2, 5 … 100 ms between tries). Another process's writes are still waited for by the busy timeout.
+        self._write_lock: threading.Lock | None = threading.Lock() if engine.dialect.name == "sqlite" else None
+        self._writer: ThreadPoolExecutor | None = None
+        self._writer_guard = threading.Lock()
 
     @property
     def url(self) -> str:
         """Where the store is, as it may be shown (no password)."""
         return database.describe(self.engine.url)
 
+    @property
+    def writer(self) -> ThreadPoolExecutor:
+        """The threads an event loop runs this store's calls in (``loop.run_in_executor(store.writer, …)``), so
+        that a write waiting for the database (a lock, a round trip) holds up no other work of the loop. Made
+        when first asked for. A caller that needs its writes in order (one game's moves) must not start the next
+        before the last has returned: the threads run side by side."""
+        with self._writer_guard:
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="oakwood-store")
+            return self._writer
+
     def close(self) -> None:
-        """Release every connection."""
+        """Release every connection (after the writes under way in :attr:`writer` have landed)."""
+        with self._writer_guard:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -114,8 +142,10 @@ class Store:
     # ------------------------------------------------------------------ transactions
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """A write transaction that lands whole, Ctrl-C held back until it has."""
-        with interrupts_deferred(), self._errors(), self.engine.begin() as connection:
+        """A write transaction that lands whole, Ctrl-C held back until it has (one at a time in this process on
+        SQLite, which has one writer anyway)."""
+        one_writer = self._write_lock if self._write_lock is not None else nullcontext()
+        with interrupts_deferred(), one_writer, self._errors(), self.engine.begin() as connection:
             yield connection
 
     @contextmanager

@@ -181,6 +181,19 @@ class HeldGame(LiveGame):
             raise
         self.cluster.lobby_soon(self.table_id)  # a move may change what the lobby shows (a game over leaves it)
 
+    async def sync_off_loop(self, state: State) -> None:
+        """:meth:`sync` with the write in one of the store's threads (:meth:`LiveGame.sync_off_loop`); the lease is
+        checked, and the outcome acted on, on the loop."""
+        if not self.cluster.holds(self.table_id):
+            self.cluster.renew_soon(self.table_id)
+            raise StoreError("this server cannot be sure it still holds the table: try again in a moment")
+        try:
+            await super().sync_off_loop(state)
+        except GameMoved:
+            self.cluster.lose_soon(self.table_id)
+            raise
+        self.cluster.lobby_soon(self.table_id)
+
     def save_table(self, table: WebTable) -> None:
         """Save the seats as :meth:`LiveGame.save_table` does, only while this node holds the table; a write the
         store refuses (another node changed the seats: it holds the table now) lets the table go."""

@@ -1,7 +1,8 @@
 """A table on the event loop: its connections, its bots thinking in worker threads, and its clocks.
 
-Every change of the position goes through one path: the :class:`~oakwood.web.table.Table` applies and
-stores it (no ``await`` between the check and the write, so two messages can never interleave), then
+Every change of the position goes through one path: the :class:`~oakwood.web.table.Table` checks it and plays
+it on a copy, the store saves it (in one of the store's threads: the loop serves the other tables meanwhile),
+and only then does the table take it, all under the room's lock, so two messages can never interleave; then
 :meth:`Room.changed` sends each connection its own update and re-plans who must act next — bots, the turn
 clock of a human, the window of a Hoard race, the absence of a player who left.
 
@@ -28,10 +29,11 @@ from oakwood.agents import make_agent
 from oakwood.agents.levels import level_bot
 from oakwood.engine import Decision, Rng
 from oakwood.engine.agent import PlayerView, as_choice
+from oakwood.store import StoreError
 
 from .protocol import Act, Back, ClientMessage, Hello, Ping, Undo, encode, error
 from .search_pool import BotKey, BotRecipe, SearchPool
-from .table import COVER_LEVEL, HUMAN, Table, TableError
+from .table import COVER_LEVEL, HUMAN, Change, Table, TableError
 
 logger = logging.getLogger(__name__)
 
@@ -198,6 +200,9 @@ class Room:
         self._deadlines: dict[int, Deadline] = {}
         self._absent: dict[int, asyncio.TimerHandle] = {}
         self._pending: set[asyncio.Task[None]] = set()
+        #: held from a change's check until it is stored and settled (see :meth:`_store`): one change of this
+        #: table at a time, checked against the latest stored position, and its writes in order
+        self._writing = asyncio.Lock()
         #: closed (the server stops, the game was given up, or another server took the table over): nothing
         #: more is planned, so no bot or clock of this room can act again
         self.closed = False
@@ -252,11 +257,13 @@ class Room:
         if isinstance(message, Act):
             if self.table.seats[seat].covered:  # acting is coming back
                 self._uncover(seat)
-            self.table.act(seat, message.seq, message.action)
+            async with self._writing:
+                await self._store(self.table.prepare_act(seat, message.seq, message.action))
             await self.changed()
             return
         if isinstance(message, Undo):
-            self.table.take_back(seat, message.seq)
+            async with self._writing:
+                await self._store(self.table.prepare_take_back(seat, message.seq))
             for other in self.clients:
                 other.since = 0  # the log was rewound: everyone gets it whole again
             await self.changed()
@@ -279,6 +286,20 @@ class Room:
             await self.changed()
         else:
             self._send_update(client)
+
+    async def _store(self, change: Change) -> None:
+        """Store ``change`` (a move or an undo the table has checked, under :attr:`_writing`) and make it the
+        table's; :class:`TableError` ``store`` if the store refuses it.
+
+        The write runs in one of the store's threads while the loop goes on: a write that waits (SQLite's file
+        lock held by another process, a PostgreSQL round trip) holds up only this table, whose next change
+        waits for the lock, never the other tables on this loop. Every move is still stored before anyone is
+        shown it: the table shows the position before the change until it settles."""
+        try:
+            await self.table.live.sync_off_loop(change.state)
+        except StoreError as exc:
+            self.table.refuse(change, exc)
+        self.table.settle(change)
 
     # ------------------------------------------------------------------ after every change
     async def changed(self) -> None:
@@ -418,13 +439,14 @@ class Room:
         action, delay = await self._think(seat)
         if decision is Decision.RACE:
             await asyncio.sleep(max(delay, 0.0))
-        if not table.seats[seat].played_by_bot or table.status != "playing":
-            return False  # the player came back while their bot thought, or every player left meanwhile
-        try:
-            # refused if the question changed meanwhile (a turn moved on; a commit or race resolved)
-            table.act(seat, seq, action)
-        except TableError:
-            return False
+        async with self._writing:
+            if not table.seats[seat].played_by_bot or table.status != "playing" or self.closed:
+                return False  # the player came back while their bot thought, or every player left meanwhile
+            try:
+                # refused if the question changed meanwhile (a turn moved on; a commit or race resolved)
+                await self._store(table.prepare_act(seat, seq, action))
+            except TableError:
+                return False
         return True
 
     async def _think(self, seat: int) -> tuple[int, float]:
@@ -470,13 +492,22 @@ class Room:
         if seat not in table.to_act() or (table.decision, table.decision_seq) != question:
             return  # the clock was for a question that is no longer asked
         if table.decision is Decision.RACE:
-            passes = table.legal_indices(seat, "pass")
-            if passes:
-                with contextlib.suppress(TableError):
-                    table.act(seat, None, passes[0])
-        else:
-            table.seats[seat].covered = True
+            self._soon(self._close_window(seat, question))
+            return
+        table.seats[seat].covered = True
         self._soon(self.changed())
+
+    async def _close_window(self, seat: int, question: tuple[Decision, int]) -> None:
+        """A person's race window closed: their pass, if the race is still the one their clock timed once the
+        changes before it are stored."""
+        async with self._writing:
+            table = self.table
+            if seat in table.to_act() and (table.decision, table.decision_seq) == question and not self.closed:
+                passes = table.legal_indices(seat, "pass")
+                if passes:
+                    with contextlib.suppress(TableError):
+                        await self._store(table.prepare_act(seat, None, passes[0]))
+        await self.changed()
 
     def _cover_absent(self, seat: int) -> None:
         """A player has been gone for ``absent_seconds``: a bot keeps their seat warm."""
@@ -499,7 +530,8 @@ class Room:
         seat = self.table.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "that seat token is not one of this table's")
-        self.table.abandon(seat)
+        async with self._writing:  # after the moves being stored (a move stored after it would undo the abandon)
+            self.table.abandon(seat)
         await self.changed()
         await self.close()
 

@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from oakwood import summaries
 from oakwood.engine import Decision, Game, IllegalActionError, NotYourTurnError, OakwoodError, State, name_seats
@@ -32,6 +32,24 @@ HUMAN = "human"
 BOT = "bot"
 #: The level of the bot that keeps an absent player's seat warm.
 COVER_LEVEL = "medium"
+
+
+@dataclass
+class Change:
+    """A change of a table's position, checked and made on a copy, waiting to be stored (see
+    :meth:`Table.prepare_act`): nothing shows it until it is stored and :meth:`Table.settle` makes it the table's."""
+
+    #: the position after it
+    state: State
+    #: the action played (None: an undo)
+    action: Hashable | None
+    #: the undo tracker remembered a checkpoint for it (forgotten if the change is refused)
+    tracked: bool
+    #: the decision asked before it, and the seats other than the mover's that were still to answer it
+    asked: Decision
+    waiting: set[int]
+    #: it takes a move back
+    undone: bool = False
 
 
 class TableError(ProtocolError):
@@ -246,6 +264,15 @@ class Table:
     def act(self, seat: int, seq: int | None, index: int) -> Hashable:
         """Apply ``seat``'s action with codec index ``index``, answering update ``seq`` (None: a bot, or a
         clock, acting on the current position). Stored before it returns; the action applied."""
+        change = self.prepare_act(seat, seq, index)
+        self.store_now(change)
+        assert change.action is not None  # (an action is never None; only an undo's change has none)
+        return change.action
+
+    def prepare_act(self, seat: int, seq: int | None, index: int) -> Change:
+        """Check ``seat``'s action with codec index ``index`` (see :meth:`act`) and play it on a copy of the
+        position: the change, to be stored and then made the table's (:meth:`settle`), or given up
+        (:meth:`refuse`). Until then the table shows the position before it."""
         if not 0 <= seat < len(self.seats):
             raise TableError("not_your_turn", "that is not a seat at this table")
         if self.over:
@@ -257,13 +284,17 @@ class Table:
         if not 0 <= index < self.game.num_actions:
             raise TableError("illegal", f"there is no action {index} in {self.game.title}")
         action = self.game.decode(index)
-        before = self.state.clone()
-        asked, waiting = self.decision, set(self.to_act()) - {seat}
+        # Played on a copy, so that while it is being stored (a server stores off its event loop) every update
+        # sent still shows the stored position. A person's move leaves its checkpoint in the undo tracker at
+        # once: until the change settles, an update sent meanwhile offers no undo (the checkpoint is not the
+        # shown position's), which the update after the move corrects.
+        after = self.state.clone()
+        tracked = self.seats[seat].kind == HUMAN and not self.seats[seat].covered
         try:
-            if self.seats[seat].kind == HUMAN and not self.seats[seat].covered:
-                self.undo.apply(self.state, seat, action)
+            if tracked:
+                self.undo.apply(after, seat, action)
             else:
-                self.state.apply(seat, action)
+                after.apply(seat, action)
         except NotYourTurnError:
             if seq is not None and seq != self.seq:  # a second answer to a commit, sent before the first was seen
                 raise TableError("stale", "the position changed since that move was chosen: look again") from None
@@ -272,12 +303,7 @@ class Table:
             raise TableError("illegal", str(exc)) from None
         except OakwoodError as exc:
             raise TableError("illegal", str(exc)) from None
-        self._store_or_restore(before)
-        # The same commit or race goes on while the seats still to answer are among those that were: others'
-        # answers change nothing a seat knows. A resolved one (a Quarrel's tie played again) starts anew.
-        if asked is Decision.TURN or self.decision is not asked or not set(self.to_act()) <= waiting:
-            self.decision_seq = self.seq
-        return action
+        return Change(after, action, tracked, self.decision, set(self.to_act()) - {seat})
 
     def answers_current(self, seq: int) -> bool:
         """Whether a request made at update ``seq`` answers the decision asked now: the latest update, or in
@@ -292,26 +318,43 @@ class Table:
 
     def take_back(self, seat: int, seq: int) -> None:
         """Undo ``seat``'s last move (Board Game Arena's policy: see :mod:`oakwood.engine.undo`)."""
+        self.store_now(self.prepare_take_back(seat, seq))
+
+    def prepare_take_back(self, seat: int, seq: int) -> Change:
+        """Check ``seat``'s undo (see :meth:`take_back`): the position before its last move, to be stored and
+        settled as :meth:`prepare_act`'s change is."""
         if seq != self.seq:
             raise TableError("stale", "the position changed since you asked: look again")
         reason = self.undo.why_not(self.state, seat)
         if reason is not None:
             raise TableError("undo_refused", f"cannot undo: {reason}")
-        before = self.state
-        self.state = self.undo.undo(self.state)
-        self._store_or_restore(before, undone=True)
-        self.decision_seq = self.seq
+        return Change(self.undo.undo(self.state), None, False, self.decision, set(), undone=True)
 
-    def _store_or_restore(self, before: State, *, undone: bool = False) -> None:
-        """Save the new position; if the store refuses, go back to ``before`` and refuse the request."""
+    def store_now(self, change: Change) -> None:
+        """Store ``change`` here and now (the caller waits for the database), then make it the table's."""
         try:
-            self.live.sync(self.state)
+            self.live.sync(change.state)
         except StoreError as exc:
-            self.state = before
-            if not undone:
-                self.undo.forget_last()
-            raise TableError("store", f"the move was not saved, so it was not played: {exc}") from None
+            self.refuse(change, exc)
+        self.settle(change)
+
+    def settle(self, change: Change) -> None:
+        """``change`` is stored: it is the table's position now."""
+        self.state = change.state
         self.seq += 1
+        # The same commit or race goes on while the seats still to answer are among those that were: others'
+        # answers change nothing a seat knows. A resolved one (a Quarrel's tie played again) starts anew. An
+        # undo starts the question anew.
+        asked = change.asked
+        goes_on = not change.undone and asked is not Decision.TURN and self.decision is asked
+        if not (goes_on and set(self.to_act()) <= change.waiting):
+            self.decision_seq = self.seq
+
+    def refuse(self, change: Change, exc: StoreError) -> NoReturn:
+        """``change`` could not be stored: it is not played (the position stays as it was) and is refused."""
+        if change.tracked:
+            self.undo.forget_last()
+        raise TableError("store", f"the move was not saved, so it was not played: {exc}") from None
 
     def legal_indices(self, seat: int, verb: str) -> list[int]:
         """The codec indices of ``seat``'s legal actions whose verb is ``verb`` (``pass`` in a race)."""
