@@ -163,14 +163,15 @@ def test_nobody_gives_up_a_game_another_person_is_playing(client: TestClient) ->
 
 def test_the_lobby_history_tells_each_finished_game_apart(client: TestClient, tmp_path: Any) -> None:
     for seed in (1, 2):
-        answer = create(client, "squarrels", ["human", "medium", "expert"], options={"single_round": True}, seed=seed)
+        # two levels of bot, the cheap ones: what is told apart is the games, not the bots' strength
+        answer = create(client, "squarrels", ["human", "medium", "easy"], options={"single_round": True}, seed=seed)
         with client.websocket_connect(f"/ws/tables/{answer['table']['id']}") as ws:
             play_out(ws, hello(ws, answer["token"]))
     history = client.get("/api/tables").json()["history"]
     assert len(history) == 2
     for game in history:
         assert game["ended_at"] and game["scores"] and game["winners"] is not None
-        assert game["names"] == ["Ann", "Bot 2 (medium)", "Bot 3 (expert)"] and game["score_name"] == "Total"
+        assert game["names"] == ["Ann", "Bot 2 (medium)", "Bot 3 (easy)"] and game["score_name"] == "Total"
     assert history[0]["ended_at"] >= history[1]["ended_at"]
     assert history[0]["game_id"] != history[1]["game_id"]
 
