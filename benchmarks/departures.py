@@ -10,6 +10,7 @@ seat to the end of the game and paired (the same world after either move). It pr
 the guide's) and, for the departures played and those refused, the mean gains with their 95 % intervals.
 
     python benchmarks/departures.py --case nutty-solo --games 4 --seed 9100
+    python benchmarks/departures.py --case squarrels-2 --games 6 --worlds 100 --seed 9300 --iterations 3000
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--worlds", type=int, default=200, help="fresh worlds per departure")
     parser.add_argument("--seed", type=int, default=9100)
+    parser.add_argument("--iterations", type=int, help="the expert's budget (default: the level's)")
     args = parser.parse_args()
     name, players, options, _ = CASES[args.case]
     game = load(name, **options)
@@ -97,7 +99,8 @@ def main() -> None:
     print("game decision | guide's move -> preferred | margin | played | wins gained | score gained")
     for seed in range(args.seed, args.seed + args.games):
         state = game.new_state(players, seed)
-        expert = make_agent(game, "expert", seed=seed)
+        budget = {} if args.iterations is None else {"iterations": args.iterations}
+        expert = make_agent(game, "expert", seed=seed, **budget)
         assert isinstance(expert, ISMCTSAgent)
         others = {s: make_agent(game, "medium", seed=seed + s) for s in range(1, players)}
         world_rng, check_rng = Rng(seed ^ 0x3A7D), Rng(seed * 7 + 1)
