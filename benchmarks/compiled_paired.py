@@ -27,6 +27,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +39,23 @@ CHILD = """
 import json, sys, time
 sys.path.insert(0, {here!r})
 import oakwood
+CLOCK = time.process_time if {cpu!r} else time.perf_counter
 kind, arg = {kind!r}, {arg!r}
 out = {{"file": sys.modules["oakwood.engine.state"].__file__}}
 if kind == "steps":
     import engine_speed
+    engine_speed.CLOCK = CLOCK
     case = next(c for c in engine_speed.CASES if c[0] == arg)
     label, name, players, options, games = case
     r = engine_speed.run_case(label, name, players, options, games, {repeats})
     out.update(steps=r.steps_per_s, clones=r.clones_per_s, worlds=r.worlds_per_s)
+    if engine_speed.random_playout is not None:  # the same games through the engine's own loop
+        game = oakwood.load(name, **options)
+        rates = []
+        for rep in range({repeats}):
+            played, seconds = engine_speed.engine_playouts(game, players, games, seed=rep)
+            rates.append(played / seconds)
+        out.update(engine_steps=sorted(rates)[len(rates) // 2])
 elif kind == "ismcts":
     from oakwood.agents import make_agent
     from oakwood.engine import PlayerView, Rng
@@ -61,15 +71,18 @@ elif kind == "ismcts":
             seat = state.to_act()[0]
             if step % 8 == 0:
                 bot = make_agent(game, "ismcts", iterations=150, seed=step)
-                report = bot.search(PlayerView.for_agent(state, seat, bot, Rng(step)))
+                view = PlayerView.for_agent(state, seat, bot, Rng(step))
+                start = CLOCK()
+                report = bot.search(view)
                 if step:  # the first search of a process warms the caches up
                     iterations += report.iterations
-                    seconds += report.seconds
+                    seconds += CLOCK() - start
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     out.update(iterations=iterations / seconds)
 elif kind == "aec":
     import rl_speed
     from oakwood.rl import pettingzoo as oz
+    rl_speed.CLOCK = CLOCK
     loop = rl_speed.aec_loop(lambda: oz.env(arg, players=4))
     loop(300)
     out.update(aec=sorted(rl_speed.timed(loop, 4000) for _ in range({repeats}))[{repeats} // 2])
@@ -90,10 +103,10 @@ def measures(only: str | None) -> list[tuple[str, str]]:
     return [m for m in found if only is None or m[0] == only]
 
 
-def measure(path: Path, kind: str, arg: str, repeats: int, cpu: str) -> dict[str, Any]:
-    """One process of one form: one measure."""
+def measure(path: Path, kind: str, arg: str, repeats: int, cpu: str, cpu_clock: bool = False) -> dict[str, Any]:
+    """One process of one form: one measure (timed by the process's CPU seconds with ``cpu_clock``)."""
     env = dict(os.environ, PYTHONPATH=str(path))
-    code = CHILD.format(here=str(HERE), kind=kind, arg=arg, repeats=repeats)
+    code = CHILD.format(here=str(HERE), kind=kind, arg=arg, repeats=repeats, cpu=cpu_clock)
     output = subprocess.run(
         ["taskset", "-c", cpu, sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
     ).stdout
@@ -102,10 +115,14 @@ def measure(path: Path, kind: str, arg: str, repeats: int, cpu: str) -> dict[str
     return result
 
 
-def rlcard() -> float:
-    """RLCard UNO's random-playout steps/s (engine_speed.py's baseline), one repeat."""
+def rlcard(cpu_clock: bool = False) -> float:
+    """RLCard UNO's random-playout steps/s (engine_speed.py's baseline), one repeat (by CPU seconds with
+    ``cpu_clock``, as the forms are timed)."""
     sys.path.insert(0, str(HERE))
     import engine_speed
+
+    if cpu_clock:
+        engine_speed.CLOCK = time.process_time
 
     return float(engine_speed.run_rlcard(1, 200).steps_per_s)
 
@@ -119,6 +136,13 @@ def main() -> None:
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard's UNO baseline")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--form", action="append", metavar="NAME=PATH", help="two forms to pair")
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="time by each process's CPU seconds (default: what other jobs on a shared VM do not inflate) or by"
+        " the wall clock",
+    )
     args = parser.parse_args()
     forms = {k: Path(v).resolve() for k, v in (f.split("=", 1) for f in args.form)} if args.form else FORMS
     first, second = list(forms)
@@ -129,15 +153,19 @@ def main() -> None:
     for r in range(args.rounds):
         for kind, arg in chosen:
             order = [first, second] if r % 2 == 0 else [second, first]
-            row = {form: measure(forms[form], kind, arg, args.repeats, cpu) for form in order}
+            row = {form: measure(forms[form], kind, arg, args.repeats, cpu, args.clock == "cpu") for form in order}
             rows[f"{kind} {arg}"].append(row)
             print(f"round {r + 1} {kind} {arg}: {row}", file=sys.stderr, flush=True)
         if not args.no_rlcard and args.only in (None, "steps"):
-            uno.append(rlcard())
-    print(f"{args.rounds} rounds, {first} and {second} alternating, each process the median of {args.repeats}")
+            uno.append(rlcard(args.clock == "cpu"))
+    print(
+        f"{args.rounds} rounds, {first} and {second} alternating, each process the median of {args.repeats},"
+        f" timed by the {'CPU seconds of each process' if args.clock == 'cpu' else 'wall clock'}"
+    )
     summary: dict[str, Any] = {}
     for name, found in rows.items():
-        for key in [k for k in found[0][first] if k != "file"]:
+        # the keys both forms report (sources older than the engine's loop have no engine_steps)
+        for key in [k for k in found[0][first] if k != "file" and all(k in row[f] for row in found for f in forms)]:
             a = [float(row[first][key]) for row in found]
             b = [float(row[second][key]) for row in found]
             ratios = [y / x for x, y in zip(a, b, strict=True)]
@@ -145,7 +173,7 @@ def main() -> None:
                 f"  {name:38} {key:10} {first} {statistics.median(a):>11,.0f}  {second} {statistics.median(b):>11,.0f}"
                 f"  ratio {statistics.median(ratios):.2f}x (pairs {' '.join(f'{x:.2f}' for x in ratios)})"
             )
-            if uno and key == "steps":
+            if uno and key in ("steps", "engine_steps"):
                 ua = statistics.median(x / u for x, u in zip(a, uno, strict=False))
                 ub = statistics.median(y / u for y, u in zip(b, uno, strict=False))
                 line += f"; / RLCard UNO {first} {ua:.2f}x {second} {ub:.2f}x"

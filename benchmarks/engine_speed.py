@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,19 @@ from typing import Any
 import oakwood
 from oakwood.engine import Rng, State
 
+try:
+    from oakwood.engine import random_playout
+except ImportError:  # sources older than the engine's loop (a before/after pair): engine_playouts is not measured
+    random_playout = None  # type: ignore[assignment]
+
 HERE = Path(__file__).resolve().parent
 RLCARD_VENV = HERE / ".rlcard-venv"
+
+#: The clock every rate here is timed by: wall-clock seconds. ``compiled_paired.py --clock cpu`` sets it to
+#: ``time.process_time`` (the CPU seconds of this process): on a shared VM a wall-clock window of 50 ms (one round
+#: of worlds) includes however long other jobs held the core, so its rate swings by 2x from one repeat to the
+#: next, while the CPU time of the same loop varies by about 2 %.
+CLOCK: Callable[[], float] = time.perf_counter
 
 #: (label, game, players, options, games per repeat)
 CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
@@ -64,7 +76,7 @@ def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[i
     """Random playouts through the public API; returns (steps, seconds)."""
     chooser = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = CLOCK()
     for g in range(games):
         state = game.new_state(players, seed * 100_003 + g)
         while not state.is_terminal():
@@ -73,7 +85,18 @@ def playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[i
             legal = state.legal_actions(seat)
             state.apply(seat, legal[int(chooser.random() * len(legal))])
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, CLOCK() - start
+
+
+def engine_playouts(game: oakwood.Game, players: int, games: int, seed: int) -> tuple[int, float]:
+    """The same games as :func:`playouts` (the same choices), played by the engine's own loop
+    (``oakwood.engine.random_playout``): compiled in the compiled form, where this script's loop is not."""
+    chooser = random.Random(seed)
+    steps = 0
+    start = CLOCK()
+    for g in range(games):
+        steps += random_playout(game.new_state(players, seed * 100_003 + g), chooser)
+    return steps, CLOCK() - start
 
 
 def sample_states(game: oakwood.Game, players: int, count: int, seed: int) -> list[State]:
@@ -98,22 +121,22 @@ def sample_states(game: oakwood.Game, players: int, count: int, seed: int) -> li
 
 def clone_rate(samples: list[State], rounds: int = 50) -> float:
     """clone() calls per second over a set of mid-game states."""
-    start = time.perf_counter()
+    start = CLOCK()
     for _ in range(rounds):
         for state in samples:
             state.clone()
-    return rounds * len(samples) / (time.perf_counter() - start)
+    return rounds * len(samples) / (CLOCK() - start)
 
 
 def world_rate(samples: list[State], rounds: int = 5) -> float:
     """clone() + determinize() pairs per second over a set of mid-game states (what a search step costs before
     its playout), each for the seat to act."""
     rng = Rng(7)
-    start = time.perf_counter()
+    start = CLOCK()
     for _ in range(rounds):
         for state in samples:
             state.clone().determinize(state.to_act()[0], rng)
-    return rounds * len(samples) / (time.perf_counter() - start)
+    return rounds * len(samples) / (CLOCK() - start)
 
 
 def run_case(label: str, name: str, players: int, options: dict[str, Any], games: int, repeats: int) -> Result:
@@ -157,11 +180,20 @@ def ensure_rlcard_venv() -> Path:
     return python
 
 
+#: Runs a script (the next argument) with ``time.perf_counter`` replaced by ``time.process_time``.
+_CPU_CLOCK_RUN = (
+    "import runpy, sys, time; time.perf_counter = time.process_time; sys.argv = sys.argv[1:];"
+    " runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
 def run_rlcard(repeats: int, games: int) -> Result:
     """Median figures of the same loop over RLCard's UNO, measured in its own venv on one core."""
     python = ensure_rlcard_venv()
     cpu = str(min(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else None
     command = [str(python), str(HERE / "rlcard_uno.py"), str(repeats), str(games)]
+    if CLOCK is time.process_time:  # the baseline timed by the same clock: its script reads time.perf_counter
+        command[1:2] = ["-c", _CPU_CLOCK_RUN, command[1]]
     if cpu is not None:
         command = ["taskset", "-c", cpu, *command]
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout

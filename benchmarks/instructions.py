@@ -11,12 +11,15 @@ what the loop itself costs per step.
     python benchmarks/instructions.py                          # S'Quarrels and the floor (about 2 minutes)
     python benchmarks/instructions.py --games squarrels,barrell --warmup 300 --measured 100
     python benchmarks/instructions.py --games nutty:1 --warmup 300 --measured 300   # Nutty Squirrels solo
+    python benchmarks/instructions.py --measure engine --games squarrels   # the same games, the engine's loop
     python benchmarks/instructions.py --measure worlds --games nutty:4 --measured 5  # a clone + determinize
     python benchmarks/instructions.py --measure ismcts --games squarrels --measured 4  # an ISMCTS iteration
 
 ``--measure worlds`` counts ``clone()`` + ``determinize`` over the 200 sample states of ``engine_speed.py``
 (``--measured`` rounds over them), ``--measure ismcts`` one iteration of the ``ismcts`` bot in the positions
-``compiled_paired.py`` times (``--measured`` searches of 150 iterations after ``--warmup`` of them). Run either
+``compiled_paired.py`` times (``--measured`` searches of 150 iterations after ``--warmup`` of them), ``--measure
+engine`` the playout steps of the same games played by ``oakwood.engine.random_playout`` (no floor: the engine's
+loop takes real states only). Run either
 form: ``PYTHONPATH=build/compiled`` counts the compiled one.
 
 Instructions are not time (the cost of an instruction varies), but at a fixed interpreter fewer
@@ -127,8 +130,10 @@ def child(case: str, warmup: int, measured: int, measure: str = "steps") -> None
         child_ismcts(case, warmup, measured)
         return
     sys.path.insert(0, str(HERE))
-    from engine_speed import CASES, playouts
+    from engine_speed import CASES, engine_playouts, playouts
 
+    if measure == "engine":  # the same games played by the engine's loop (compiled in the compiled form)
+        playouts = engine_playouts
     if case == FLOOR:
         game: Any = IdleGame()
         players = 4
@@ -171,9 +176,10 @@ def main() -> None:
     parser.add_argument("--measured", type=int, default=100, help="games whose instructions are counted")
     parser.add_argument(
         "--measure",
-        choices=("steps", "worlds", "ismcts"),
+        choices=("steps", "engine", "worlds", "ismcts"),
         default="steps",
-        help="what is counted: playout steps, clone + determinize (worlds), ISMCTS iterations",
+        help="what is counted: playout steps (this script's loop, or the engine's random_playout: engine),"
+        " clone + determinize (worlds), ISMCTS iterations",
     )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -184,7 +190,7 @@ def main() -> None:
         sys.exit("valgrind is not installed (Debian: apt-get install -y valgrind)")
     if args.warmup is None:
         args.warmup = 1 if args.measure == "ismcts" else 300
-    unit = {"steps": "step", "worlds": "world", "ismcts": "iteration"}[args.measure]
+    unit = {"steps": "step", "engine": "step", "worlds": "world", "ismcts": "iteration"}[args.measure]
     print(f"instructions per {unit} under callgrind, Python {sys.version.split()[0]} ({sys.executable})")
     cases = args.games.split(",") + ([FLOOR] if args.measure == "steps" else [])
     for case in cases:
