@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from oakwood.store import WebTable, open_store
+from oakwood.web import cluster as cluster_module
 from oakwood.web.cluster import Cluster, lease_key
 from oakwood.web.registry import Registry
 from oakwood.web.room import Room
@@ -164,3 +165,66 @@ def test_a_move_writes_the_lobby_entry_of_its_own_table_only(tmp_path: Path, red
     made, moved = run(lobby_writes(db, redis_server.url))
     assert made[moved] == 1
     assert [count for table_id, count in made.items() if table_id != moved] == [0] * (TABLES - 1)
+
+
+async def heartbeat_work(db: str, url: str) -> dict[str, Any]:
+    """Node A with :data:`TABLES` tables and its heartbeat run by hand: how many lobby summaries each heartbeat
+    made, and what its renewal (one command for every lease) did with a lease another node took meanwhile."""
+    bots = ThreadPoolExecutor(2)
+    a_registry = registry(db, bots)
+    a = Cluster(a_registry, url, LEASE)
+    seen: dict[str, Any] = {}
+    try:
+        await a.start()  # its first heartbeat summarizes every table (there are none yet)
+        for task in a._tasks[1:]:  # the heartbeat is run by hand below
+            task.cancel()
+        rooms = [(await a.new_table(creator(a_registry)))[0] for _ in range(TABLES)]
+        made = [0]
+        for room in rooms:
+            summary = room.table.summary
+
+            def counted(summary: Callable[[], dict[str, Any]] = summary) -> Any:
+                made[0] += 1
+                return summary()
+
+            room.table.summary = counted  # type: ignore[method-assign]
+
+        async def tick() -> int:
+            made[0] = 0
+            await a.tick()
+            return made[0]
+
+        seen["first after creation"] = await tick()  # created since the last heartbeat: summarized once each
+        seen["quiet"] = await tick()
+        rooms[0].table.seats[0].connections += 1  # someone came: the room says it changed (as a hello does)
+        await rooms[0].changed()
+        seen["one changed"] = await tick()
+        seen["listed"] = {table["id"]: table for table in await a.lobby()}[rooms[0].table.id]["seats"][0]["connected"]
+        while a._ticks % cluster_module.LOBBY_FULL_TICKS != 0:
+            await tick()
+        seen["full"] = await tick()  # the safety net: every table again, changed or not
+        await a.redis.set(lease_key(rooms[1].table.id), "another node")  # its lease lapsed and was claimed
+        await a.tick()
+        seen["held"] = [a.holds(room.table.id) for room in rooms]
+        seen["rooms"] = [room.table.id in a_registry.rooms for room in rooms]
+        seen["ttl"] = [await a.redis.pttl(lease_key(room.table.id)) for room in rooms]
+        return seen
+    finally:
+        await a.stop()
+        a_registry.store.close()
+        bots.shutdown()
+
+
+def test_a_heartbeat_summarizes_the_tables_that_changed_and_renews_every_lease_at_once(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    db = f"sqlite:///{tmp_path / 'cluster.db'}"
+    open_store(db).close()
+    seen = run(heartbeat_work(db, redis_server.url))
+    assert seen["first after creation"] == TABLES
+    assert seen["quiet"] == 0, "a heartbeat with nothing changed made no summary"
+    assert seen["one changed"] == 1 and seen["listed"] is True
+    assert seen["full"] == TABLES
+    # the lease another node holds now is neither renewed nor held: the table is let go; the others renewed
+    assert seen["held"] == [True, False, True] and seen["rooms"] == [True, False, True]
+    assert seen["ttl"][1] == -1 and all(0 < ttl <= LEASE * 1000 for ttl in (seen["ttl"][0], seen["ttl"][2]))

@@ -24,7 +24,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,20 @@ STOP_SECONDS = 3.0
 
 # Extend the lease only if it is still ours (a lease that lapsed and was claimed by another stays theirs).
 RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+# The same for many leases at once (KEYS), one answer each: a heartbeat renews all its tables in one command,
+# where a script call per table cost the client about as much as the script (redis-py packs every command).
+RENEW_ALL = """
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then renewed[i] = redis.call('PEXPIRE', key, ARGV[2]) else renewed[i] = 0 end
+end
+return renewed
+"""
+#: The most leases one :data:`RENEW_ALL` call renews (Redis runs a script alone: a bounded one stays short).
+RENEW_BATCH = 1000
+#: Every how many heartbeats the lobby entry of every owned table is summarized again, changed or not (between
+#: those, only the tables whose room changed since their entry was written: see :meth:`Cluster._write_lobby`).
+LOBBY_FULL_TICKS = 10
 # Give the lease up only if it is ours.
 RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
@@ -289,6 +303,10 @@ class Cluster:
         #: when (``time.monotonic``) the heartbeat reads the store's unfinished tables again (see :data:`READ_SECONDS`)
         self._read_at = 0.0
         self._renew = self.redis.register_script(RENEW)
+        self._renew_all = self.redis.register_script(RENEW_ALL)
+        #: per owned table, the room's count of changes (``Room.changes``) when its lobby entry was last written
+        self._written_at: dict[str, int] = {}
+        self._ticks = 0
         self._release = self.redis.register_script(RELEASE)
         self._bucket = self.redis.register_script(BUCKET)
 
@@ -577,9 +595,10 @@ class Cluster:
         sent = time.monotonic()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(alive_key(self.node), self.advertise_url or "1", px=self._lease_ms)
-            for table_id in owned:
-                await self._renew(keys=[lease_key(table_id)], args=[self.node, self._lease_ms], client=pipe)
-            renewed = (await pipe.execute())[1:]
+            for start in range(0, len(owned), RENEW_BATCH):
+                keys = [lease_key(table_id) for table_id in owned[start : start + RENEW_BATCH]]
+                await self._renew_all(keys=keys, args=[self.node, self._lease_ms], client=pipe)
+            renewed = [ok for batch in (await pipe.execute())[1:] for ok in batch]
         for table_id, ok in zip(owned, renewed, strict=True):
             if ok:
                 self._valid_until[table_id] = sent + TRUSTED_SHARE * self.lease_seconds
@@ -588,7 +607,8 @@ class Cluster:
                 self._valid_until.pop(table_id, None)
             else:
                 await self._let_go(table_id)
-        await self._write_lobby()
+        self._ticks += 1
+        await self._write_lobby(full=self._ticks % LOBBY_FULL_TICKS == 1)
         # the tables of the others are known from Redis (the lobby every owner writes, and the tables of the
         # sockets relayed from here), and their holders are read there; the store is read only when some table
         # has no holder (its owner was killed: it is taken over from the store), when Redis lost its keys
@@ -683,15 +703,26 @@ class Cluster:
         return {t: None if o is None else str(o) for t, o in zip(others, found, strict=True)}
 
     # ------------------------------------------------------------------ the lobby
-    async def _write_lobby(self, only: set[str] | None = None) -> None:
+    async def _write_lobby(self, only: set[str] | None = None, *, full: bool = True) -> None:
         """Write the summary of every owned table that changed since it was last written (or of the tables of
-        ``only``); drop the ended and the forgotten ones."""
+        ``only``); drop the ended and the forgotten ones. Not ``full``: only the tables whose room changed
+        (``Room.changes``) since their entry was written are summarized (every change of what a summary shows, a
+        move, a seat, a connection, a cover, goes through ``Room.changed``), which spares a heartbeat summarizing
+        hundreds of quiet tables; a full pass now and then (:data:`LOBBY_FULL_TICKS`) is the safety net."""
         changed: dict[str, str] = {}
+        counts: dict[str, int] = {}
         gone: list[str] = []
         rooms = self.registry.rooms
-        looked = rooms.keys() if only is None else [t for t in only if t in rooms]
+        written = self._written_at
+        if only is not None:
+            looked: Iterable[str] = [t for t in only if t in rooms]
+        elif full:
+            looked = rooms.keys()
+        else:
+            looked = [t for t, room in rooms.items() if written.get(t) != room.changes]
         for table_id in looked:
             room = rooms[table_id]
+            counts[table_id] = room.changes
             if room.table.over:
                 if self._published.get(table_id) != "":
                     gone.append(table_id)
@@ -704,9 +735,12 @@ class Cluster:
             for table_id in [t for t in self._published if t not in rooms]:
                 gone.append(table_id)
                 del self._published[table_id]
+            for table_id in [t for t in written if t not in rooms]:
+                del written[table_id]
         if changed:
             await self.redis.hset(LOBBY, mapping=dict(changed.items()))
             self._published.update(changed)
+        written.update(counts)  # (a failed write above leaves them unmarked: the next heartbeat tries again)
         if gone:
             await self.redis.hdel(LOBBY, *gone)
 

@@ -203,6 +203,9 @@ class Room:
         #: held from a change's check until it is stored and settled (see :meth:`_store`): one change of this
         #: table at a time, checked against the latest stored position, and its writes in order
         self._writing = asyncio.Lock()
+        #: how many times :meth:`changed` ran (a server of several writes a table's lobby entry again only when
+        #: this moved on since it last did)
+        self.changes = 0
         #: closed (the server stops, the game was given up, or another server took the table over): nothing
         #: more is planned, so no bot or clock of this room can act again
         self.closed = False
@@ -304,6 +307,7 @@ class Room:
     # ------------------------------------------------------------------ after every change
     async def changed(self) -> None:
         """The position or the seats changed: tell everyone, then plan who acts next."""
+        self.changes += 1
         self._plan()
         await self.broadcast()
 
