@@ -41,7 +41,8 @@ COMPILED_MODULES = (
 #: - ``errors.py`` holds ``InvariantError(RuntimeError)``, and mypyc makes no native class of a RuntimeError
 #:   subclass;
 #: - ``agent.py``'s ``@runtime_checkable class Agent(Protocol)``: compiled, the class is no longer a protocol to
-#:   typing and the decorator raises TypeError on import;
+#:   typing and the decorator raises TypeError on import (``PlayerView``, which every bot's move builds, is in
+#:   ``view.py`` for that reason: compiled, re-exported by ``agent.py``);
 #: - ``options.py`` (the engine's and every game's): compiled, a frozen dataclass converts or refuses field values
 #:   on entry (``target_score=True`` became 1, a float raised TypeError instead of InvalidOptionError), and its
 #:   instances no longer unpickle (FrozenInstanceError), so neither did games and states;
