@@ -167,3 +167,36 @@ def test_a_table_takes_its_next_request_only_once_the_last_is_stored(tmp_path: P
     finally:
         gated.gate.set()
         store.close()
+
+
+def test_a_change_whose_task_is_cancelled_while_it_is_stored_still_settles_and_is_told(tmp_path: Path) -> None:
+    """A task cancelled while its move is being written (a bot whose player came back, a closing room): the write
+    lands in its thread regardless, so the table takes the move too, and everyone is told; the store and the
+    table never disagree."""
+    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
+    gated = GatedStore(store)
+
+    async def scenario() -> None:
+        with ThreadPoolExecutor(2) as bots:
+            registry = Registry(store, bots, RoomSettings(bot_pace=0), version=None)
+            room, connections = await two_seated(registry)
+            gated.stuck.add(room.table.live.id)
+            loop = asyncio.get_running_loop()
+            sent = await move(room, connections)
+            assert await loop.run_in_executor(None, gated.entered.wait, GATE_SECONDS)
+            sent.cancel()
+            await asyncio.sleep(0.01)
+            assert not sent.done(), "the task waits for its write to land before it ends"
+            gated.gate.set()
+            await asyncio.wait({sent})
+            assert sent.cancelled()
+            await asyncio.sleep(0.05)
+            assert room.table.seq == 1 and store.get_game(room.table.live.id).steps == 1
+            assert all(frames.seqs()[-1] == 1 for _, frames in connections.values())
+            await registry.close()
+
+    try:
+        run(scenario())
+    finally:
+        gated.gate.set()
+        store.close()

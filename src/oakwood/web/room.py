@@ -297,7 +297,29 @@ class Room:
         The write runs in one of the store's threads while the loop goes on: a write that waits (SQLite's file
         lock held by another process, a PostgreSQL round trip) holds up only this table, whose next change
         waits for the lock, never the other tables on this loop. Every move is still stored before anyone is
-        shown it: the table shows the position before the change until it settles."""
+        shown it: the table shows the position before the change until it settles.
+
+        A task cancelled meanwhile (a bot whose player came back, a room closing) does not cut this short: the
+        write goes on in its thread regardless, so the change is settled (or refused) before the lock is let go,
+        as if the cancel had come after it, and the next step tells everyone; otherwise the store would hold a
+        move the table does not, and a clustered table's next guarded write would be refused."""
+        landing = asyncio.ensure_future(self._land(change))
+        cancelled = False
+        while not landing.done():
+            try:
+                await asyncio.shield(landing)
+            except asyncio.CancelledError:
+                cancelled = True
+            except TableError:
+                break
+        if cancelled:
+            if landing.exception() is None:
+                self._soon(self.changed())
+            raise asyncio.CancelledError
+        landing.result()  # (a refusal: TableError)
+
+    async def _land(self, change: Change) -> None:
+        """Store ``change`` and settle it, or refuse it (see :meth:`_store`)."""
         try:
             await self.table.live.sync_off_loop(change.state)
         except StoreError as exc:
