@@ -32,7 +32,10 @@ connects each client to its table's process from the start.
 What a run prints beside the servers' CPU: the load generator's own CPU and Redis's (and PostgreSQL's, with
 ``--postgres``: the tests' throwaway server instead of a SQLite file), since they share the machine's cores.
 ``--warmup S`` times no move of the first S seconds (the tables' creation); ``--jitter J`` draws each think from
-think × [1 − J, 1 + J], so the clients do not stay in step from their common start.
+think × [1 − J, 1 + J], so the clients do not stay in step from their common start. With ``--warmup``, the
+servers' CPU is also given for the timed window alone, per timed move: what a move costs the servers, the
+tables' creation left out. ``--source DIR`` runs the servers from another checkout's ``src`` (a worktree of the
+commit before a change), so one client measures both sides of a pair.
 
     python benchmarks/load.py --tables 200 --seconds 60
     python benchmarks/load.py --tables 300 --seconds 60 --processes 2
@@ -160,6 +163,8 @@ class Load:
         self.latencies: list[float] = []
         #: when latencies start counting (``time.monotonic``): the tables' creation at the start is no steady load
         self.counting_from = 0.0
+        #: the servers' CPU seconds (each) when the timed window began (after ``--warmup``)
+        self.cpu_at_count: list[float] | None = None
         self.errors: list[str] = []
         self.messages = 0
         self.games = 0
@@ -327,6 +332,11 @@ async def run(
     load.jitter = experts.jitter = args.jitter
     load.counting_from = experts.counting_from = time.monotonic() + args.warmup
 
+    async def count_from() -> None:
+        # the servers' CPU when timing starts, so that CPU a timed move is not charged with the tables' creation
+        await asyncio.sleep(max(0.0, load.counting_from - time.monotonic()))
+        load.cpu_at_count = [cpu_seconds(server.pid) for server in servers]
+
     async def kill() -> None:
         await asyncio.sleep(args.kill_after)
         killed_at = time.monotonic()
@@ -342,7 +352,8 @@ async def run(
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
         tables = [load.table(http) for _ in range(args.tables)]
         killing = [kill()] if args.kill_after is not None else []
-        await asyncio.gather(*tables, *(experts.table(http) for _ in range(args.expert_tables)), *killing)
+        counting = [count_from()] if args.kill_after is None else []  # (a killed process's CPU is gone with it)
+        await asyncio.gather(*tables, *(experts.table(http) for _ in range(args.expert_tables)), *killing, *counting)
     return load, experts
 
 
@@ -402,6 +413,11 @@ def main() -> None:
     )
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL store instead of SQLite")
     parser.add_argument(
+        "--source",
+        metavar="DIR",
+        help="run the servers from DIR/src (a worktree of another commit: the same client measures both)",
+    )
+    parser.add_argument(
         "--advertise",
         action="store_true",
         help="with --processes: each process is given its own address (--advertise-url), and a client reaching "
@@ -416,7 +432,8 @@ def main() -> None:
     if args.kill_after is not None and args.processes < 2:
         raise SystemExit("--kill-after needs --processes 2 or more (someone must take the tables over)")
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        source = Path(args.source).resolve() if args.source else ROOT
+        env = {**os.environ, "PYTHONPATH": str(source / "src")}
         database = f"sqlite:///{folder}/load.db"
         postgres = None
         if args.postgres:  # the tests' throwaway server (Debian's binaries; or $OAKWOOD_TEST_POSTGRES_URL)
@@ -481,6 +498,9 @@ def main() -> None:
             postgres_cpu = tree_cpu_seconds(postmaster) - postgres_before if postmaster is not None else None
             # a killed process's CPU is gone with it: the sum is the survivors'
             cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True) if s.poll() is None)
+            timed_cpu = None
+            if load.cpu_at_count is not None and all(s.poll() is None for s in servers):
+                timed_cpu = sum(cpu_seconds(s.pid) - b for s, b in zip(servers, load.cpu_at_count, strict=True))
         finally:
             for server in servers:
                 if server.poll() is None:
@@ -541,6 +561,12 @@ def main() -> None:
                     f"{min(b for _, b in cuts):.2f}–{max(b for _, b in cuts):.2f} s"
                 )
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f} % of one core)")
+    if timed_cpu is not None and moves:
+        window = elapsed - args.warmup
+        print(
+            f"server CPU while timed (after the warmup): {timed_cpu:.1f} s over {window:.0f} s, "
+            f"{1000 * timed_cpu / moves:.2f} ms a timed move (bots' moves included)"
+        )
     beside = f", Redis {redis_cpu:.1f} s ({100 * redis_cpu / elapsed:.0f} %)" if args.processes > 1 else ""
     if postgres_cpu is not None:
         beside += f", PostgreSQL {postgres_cpu:.1f} s ({100 * postgres_cpu / elapsed:.0f} %)"
