@@ -31,15 +31,23 @@ GATE_SECONDS = 5.0
 
 
 class GatedStore:
-    """Wraps a store's ``save_moves``: a write of a game in :attr:`stuck` signals :attr:`entered` and waits for
-    :attr:`gate` (in whatever thread runs it) before it writes."""
+    """Wraps a store's writes of moves: a game in :attr:`stuck` is one whose write would wait (its try here and now,
+    ``save_moves_if_free``, answers False as SQLite does while another process holds the file's lock), and its
+    write signals :attr:`entered` and waits for :attr:`gate` (in whatever thread runs it) before it writes."""
 
     def __init__(self, store: Store) -> None:
         self.stuck: set[int] = set()
         self.entered = threading.Event()
         self.gate = threading.Event()
         self._save = store.save_moves
+        self._save_if_free = store.save_moves_if_free
         store.save_moves = self.save_moves  # type: ignore[method-assign]
+        store.save_moves_if_free = self.save_moves_if_free  # type: ignore[method-assign]
+
+    def save_moves_if_free(self, game_id: int, actions: Sequence[tuple[int, int]], **kwargs: Any) -> bool:
+        if game_id in self.stuck:
+            return False
+        return self._save_if_free(game_id, actions, **kwargs)
 
     def save_moves(self, game_id: int, actions: Sequence[tuple[int, int]], **kwargs: Any) -> None:
         if game_id in self.stuck:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
 from oakwood.engine.errors import shown
 
@@ -90,6 +90,23 @@ def create(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_settings)
     return engine
+
+
+def no_wait(engine: Engine) -> Engine | None:
+    """A second engine on ``engine``'s SQLite file whose connections never wait for its write lock (a busy timeout
+    of 0: a write finding it taken fails at once, :func:`is_busy`); None for anything but a SQLite file (a database
+    in memory is one per connection: a second engine would see another one)."""
+    url = engine.url
+    if engine.dialect.name != "sqlite" or not url.database or url.database == ":memory:" or "mode=memory" in str(url):
+        return None
+    free = create_engine(url, connect_args={"timeout": 0})
+    event.listen(free, "connect", _sqlite_settings)
+    return free
+
+
+def is_busy(exc: OperationalError) -> bool:
+    """Whether ``exc`` is SQLite's "the database is locked" (another connection writes), not a real failure."""
+    return "database is locked" in str(exc.orig) or "database is busy" in str(exc.orig)
 
 
 def _sqlite_settings(connection: Any, _record: Any) -> None:

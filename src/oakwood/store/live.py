@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oakwood.engine import State
@@ -68,41 +68,37 @@ class LiveGame:
         """Save ``state``'s moves if they changed (one played, or one taken back); at the end, the outcome."""
         write, saved = self._write_for(state)
         if write is not None:
-            write()
+            self.store.save_moves(self.id, **write)
             self._saved, self._finished = saved
 
     async def sync_off_loop(self, state: State) -> None:
-        """:meth:`sync`, with the database's part in one of the store's threads (:attr:`Store.writer`), so the
-        event loop goes on with other work while it lands; what changed is worked out, and remembered once the
-        write has landed, on the loop. One write of this game at a time: the caller awaits each before it starts
-        the next (a server's table holds its lock across the write), so they land in order."""
+        """:meth:`sync` for an event loop: the write is made here and now if it needs no waiting
+        (:meth:`Store.save_moves_if_free`: a SQLite file nobody else is writing), else in one of the store's
+        threads (:attr:`Store.writer`), so the loop goes on with other work while it waits (for the file's lock,
+        for PostgreSQL). What changed is worked out, and remembered once the write has landed, on the loop. One
+        write of this game at a time: the caller awaits each before it starts the next (a server's table holds
+        its lock across the write), so they land in order."""
         write, saved = self._write_for(state)
-        if write is not None:
-            await asyncio.get_running_loop().run_in_executor(self.store.writer, write)
-            self._saved, self._finished = saved
+        if write is None:
+            return
+        if not self.store.save_moves_if_free(self.id, **write):
+            save = functools.partial(self.store.save_moves, self.id, **write)
+            await asyncio.get_running_loop().run_in_executor(self.store.writer, save)
+        self._saved, self._finished = saved
 
-    def _write_for(self, state: State) -> tuple[Callable[[], None] | None, tuple[list[tuple[int, int]], bool]]:
-        """The store call that saves ``state`` over what was saved last (None: nothing changed), and the moves
-        and end it stores. Everything the call needs is read from ``state`` now, so it may run in another thread."""
+    def _write_for(self, state: State) -> tuple[dict[str, Any] | None, tuple[list[tuple[int, int]], bool]]:
+        """The arguments of the store's save of ``state`` over what was saved last (None: nothing changed), and the
+        moves and end it stores. Everything the save needs is read from ``state`` now, so it may run in another
+        thread while the table goes on."""
         encode = state.game.codec.encode
         actions = [(seat, encode(action)) for seat, action in state.history]
         finished = state.is_terminal()
         saved = (actions, finished)
         if actions == self._saved and finished == self._finished:
             return None, saved
-        expected = len(self._saved) if self.guarded else None
+        write: dict[str, Any] = {"actions": actions, "expected_steps": len(self._saved) if self.guarded else None}
         if finished:
-            write = functools.partial(
-                self.store.save_moves,
-                self.id,
-                actions,
-                scores=state.scores(),
-                returns=state.returns(),
-                winners=state.winners(),
-                expected_steps=expected,
-            )
-        else:
-            write = functools.partial(self.store.save_moves, self.id, actions, expected_steps=expected)
+            write.update(scores=state.scores(), returns=state.returns(), winners=state.winners())
         return write, saved
 
     def save_table(self, table: WebTable) -> None:
