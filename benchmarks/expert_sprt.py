@@ -90,6 +90,12 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
     return variant
 
 
+def per_move(totals: list[float]) -> str:
+    """The mean seconds of a searched move of either bot so far (a ratio, on a VM whose speed drifts)."""
+    variant, expert = (1000 * totals[i] / max(totals[i + 1], 1) for i in (0, 2))
+    return f"a searched move: variant {variant:.0f} ms, expert {expert:.0f} ms"
+
+
 def main() -> None:
     """Run the test and print its progress after every batch, then a summary line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -111,7 +117,7 @@ def main() -> None:
     sprt = Sprt(args.h0, args.h1, args.alpha, args.beta)
     started = time.perf_counter()
     deals = 0
-    totals = [0.0, 0, 0.0, 0]
+    totals: list[float] = [0.0, 0, 0.0, 0]
     label = f"{args.case} expert({', '.join(args.variant)}) vs expert({', '.join(args.base)})"
     with ProcessPoolExecutor(args.workers) as pool:
         while deals < args.max_deals and sprt.verdict() is None:
@@ -124,12 +130,15 @@ def main() -> None:
                 totals[2] += ts
                 totals[3] += tn
             deals = upto
-            print(f"  {label}: {sprt.describe()}, {deals} deals, {time.perf_counter() - started:.0f} s", flush=True)
+            print(
+                f"  {label}: {sprt.describe()}, {deals} deals, {time.perf_counter() - started:.0f} s, "
+                f"{per_move(totals)}",
+                flush=True,
+            )
     print(
         f"{label}, H0 {args.h0} / H1 {args.h1}, alpha {args.alpha}, beta {args.beta}: "
         f"{sprt.verdict() or 'undecided'} after {deals} deals, mean share {sprt.mean:.3f}, LLR {sprt.llr:.2f} "
-        f"[{sprt.lower:.2f}, {sprt.upper:.2f}], {time.perf_counter() - started:.0f} s; time a searched move: variant "
-        f"{1000 * totals[0] / max(totals[1], 1):.0f} ms, expert {1000 * totals[2] / max(totals[3], 1):.0f} ms"
+        f"[{sprt.lower:.2f}, {sprt.upper:.2f}], {time.perf_counter() - started:.0f} s, {per_move(totals)}"
     )
 
 
