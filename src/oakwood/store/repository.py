@@ -79,6 +79,27 @@ _SAVE_MOVES_GUARDED = _SAVE_MOVES.where(*_GUARD)
 _SAVE_ENDING_GUARDED = _SAVE_ENDING.where(*_GUARD)
 
 
+def _save_moves_statement(
+    game_id: int,
+    actions: Sequence[tuple[int, int]],
+    scores: Sequence[float] | None,
+    returns: Sequence[float] | None,
+    winners: Sequence[int] | None,
+    expected_steps: int | None,
+) -> tuple[Any, dict[str, Any]]:
+    """The prebuilt statement of a save of moves (:meth:`Store.save_moves`) and its values: with the outcome when
+    ``winners`` is given, guarded by the stored count of moves when ``expected_steps`` is."""
+    values: dict[str, Any] = {"game_id": game_id, "actions": [list(p) for p in actions], "steps": len(actions)}
+    guarded = expected_steps is not None
+    statement = _SAVE_MOVES_GUARDED if guarded else _SAVE_MOVES
+    if winners is not None:
+        values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
+        statement = _SAVE_ENDING_GUARDED if guarded else _SAVE_ENDING
+    if guarded:
+        values.update(expected_steps=expected_steps, running=RUNNING)
+    return statement, values
+
+
 def now() -> datetime:
     """The current time in UTC (stored with its zone where the database keeps one)."""
     return datetime.now(UTC)
@@ -264,14 +285,7 @@ class Store:
         is finished. With ``expected_steps``, only if the stored history still has that many moves and the game
         is running (a guard for servers sharing the store: a server that lost a table to another cannot write
         over the moves the other stored); :class:`GameMoved` if not."""
-        values: dict[str, Any] = {"game_id": game_id, "actions": [list(p) for p in actions], "steps": len(actions)}
-        guarded = expected_steps is not None
-        statement = _SAVE_MOVES_GUARDED if guarded else _SAVE_MOVES
-        if winners is not None:
-            values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
-            statement = _SAVE_ENDING_GUARDED if guarded else _SAVE_ENDING
-        if guarded:
-            values.update(expected_steps=expected_steps, running=RUNNING)
+        statement, values = _save_moves_statement(game_id, actions, scores, returns, winners, expected_steps)
         with self._writing() as connection:
             self._save_moves_in(connection, statement, values)
 
@@ -297,14 +311,7 @@ class Store:
         if not self._write_lock.acquire(blocking=False):
             return False
         try:
-            values: dict[str, Any] = {"game_id": game_id, "actions": [list(p) for p in actions], "steps": len(actions)}
-            guarded = expected_steps is not None
-            statement = _SAVE_MOVES_GUARDED if guarded else _SAVE_MOVES
-            if winners is not None:
-                values.update(status=FINISHED, scores=scores, returns=returns, winners=winners, finished_at=now())
-                statement = _SAVE_ENDING_GUARDED if guarded else _SAVE_ENDING
-            if guarded:
-                values.update(expected_steps=expected_steps, running=RUNNING)
+            statement, values = _save_moves_statement(game_id, actions, scores, returns, winners, expected_steps)
             try:
                 with interrupts_deferred(), self._free_engine.begin() as connection:
                     self._save_moves_in(connection, statement, values)
