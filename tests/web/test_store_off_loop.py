@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ class GatedStore:
     write signals :attr:`entered` and waits for :attr:`gate` (in whatever thread runs it) before it writes."""
 
     def __init__(self, store: Store) -> None:
+        self.store = store
         self.stuck: set[int] = set()
         self.entered = threading.Event()
         self.gate = threading.Event()
@@ -54,6 +55,19 @@ class GatedStore:
             self.entered.set()
             self.gate.wait(GATE_SECONDS)
         self._save(game_id, actions, **kwargs)
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> Iterator[GatedStore]:
+    """A SQLite store of the test's own with its writes of moves gated; the gate opened and the store closed after,
+    whatever happened (a stuck write never outlives its test)."""
+    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
+    gated = GatedStore(store)
+    try:
+        yield gated
+    finally:
+        gated.gate.set()
+        store.close()
 
 
 class Frames:
@@ -98,9 +112,8 @@ async def move(room: Room, connections: dict[int, tuple[Client, Frames]]) -> asy
     return asyncio.get_running_loop().create_task(room.receive(client, message))
 
 
-def test_a_write_that_waits_holds_up_its_own_table_and_no_other(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
-    gated = GatedStore(store)
+def test_a_write_that_waits_holds_up_its_own_table_and_no_other(gated: GatedStore) -> None:
+    store = gated.store
 
     async def scenario() -> None:
         with ThreadPoolExecutor(2) as bots:
@@ -137,18 +150,13 @@ def test_a_write_that_waits_holds_up_its_own_table_and_no_other(tmp_path: Path) 
             )
             await registry.close()
 
-    try:
-        run(scenario())
-    finally:
-        gated.gate.set()
-        store.close()
+    run(scenario())
 
 
-def test_a_table_takes_its_next_request_only_once_the_last_is_stored(tmp_path: Path) -> None:
+def test_a_table_takes_its_next_request_only_once_the_last_is_stored(gated: GatedStore) -> None:
     """Two moves sent at once to a table whose write waits: the second is checked against the stored position
     once the first has landed (it is then stale, refused), never against the position before it."""
-    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
-    gated = GatedStore(store)
+    store = gated.store
 
     async def scenario() -> None:
         with ThreadPoolExecutor(2) as bots:
@@ -170,19 +178,14 @@ def test_a_table_takes_its_next_request_only_once_the_last_is_stored(tmp_path: P
             assert [message["code"] for message in mover.messages if message["type"] == "error"] == ["stale"]
             await registry.close()
 
-    try:
-        run(scenario())
-    finally:
-        gated.gate.set()
-        store.close()
+    run(scenario())
 
 
-def test_a_change_whose_task_is_cancelled_while_it_is_stored_still_settles_and_is_told(tmp_path: Path) -> None:
+def test_a_change_whose_task_is_cancelled_while_it_is_stored_still_settles_and_is_told(gated: GatedStore) -> None:
     """A task cancelled while its move is being written (a bot whose player came back, a closing room): the write
     lands in its thread regardless, so the table takes the move too, and everyone is told; the store and the
     table never disagree."""
-    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
-    gated = GatedStore(store)
+    store = gated.store
 
     async def scenario() -> None:
         with ThreadPoolExecutor(2) as bots:
@@ -203,8 +206,4 @@ def test_a_change_whose_task_is_cancelled_while_it_is_stored_still_settles_and_i
             assert all(frames.seqs()[-1] == 1 for _, frames in connections.values())
             await registry.close()
 
-    try:
-        run(scenario())
-    finally:
-        gated.gate.set()
-        store.close()
+    run(scenario())
