@@ -121,3 +121,10 @@ def test_barrells_expert_searches_the_budget_its_sprt_measured_stronger() -> Non
     expert = make_agent(barrell, "expert", seed=1)
     assert isinstance(expert, ISMCTSAgent) and expert.iterations == 900
     assert level_budgets(oakwood.load("squarrels")) == oakwood.load("squarrels").level_iterations  # unchanged
+
+
+def test_the_stored_strengths_name_the_budgets_the_levels_search() -> None:
+    # a figure measured at another budget describes a search no level plays (strength.py stores the budgets)
+    for figures in measured_strength().values():
+        budgets = level_budgets(oakwood.load(figures["game"]))
+        assert figures["iterations"] == dict(zip(("hard", "expert"), budgets or (), strict=False))
