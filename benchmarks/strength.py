@@ -55,7 +55,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from oakwood.agents import make_agent  # noqa: E402
 from oakwood.agents.ismcts import ISMCTSAgent  # noqa: E402
-from oakwood.agents.levels import LEVELS, level_budgets  # noqa: E402
+from oakwood.agents.levels import LEVELS  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
@@ -305,7 +305,7 @@ def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str
     expert.search = timed_search  # type: ignore[method-assign]
     others = [make_agent(game, "medium", seed=seed + seat) for seat in range(1, players)]
     play_match(game, [expert, *others], seed, record_events=False)
-    budgets = level_budgets(game)
+    budgets = game.level_iterations
     assert budgets is not None
     hard, full = budgets
     expert_seconds = statistics.median(seconds for _, seconds in searches)
@@ -336,13 +336,13 @@ def measure(
         "game": name,
         "players": players,
         "settings": f"{players} player{'s' if players > 1 else ''}, {meaning}" if players > 1 else meaning,
-        "iterations": dict(zip(("hard", "expert"), level_budgets(game) or (), strict=False)),
+        "iterations": dict(zip(("hard", "expert"), game.level_iterations or (), strict=False)),
         "measured": datetime.date.today().isoformat(),
         "commit": commit(),
         "levels": {},
     }
     levels = [("easy", None), *PAIRS] if players == 1 else list(PAIRS)
-    if level_budgets(game) is None:  # hard and expert are the heuristic: nothing more to measure
+    if game.level_iterations is None:  # hard and expert are the heuristic: nothing more to measure
         levels = [(level, opponent) for level, opponent in levels if level in ("easy", "medium")]
     levels = [(level, opponent) for level, opponent in levels if level in only]
     if opponent is not None:  # every level measured against the one bot asked for (the bot itself excepted)
@@ -366,7 +366,7 @@ def measure(
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-    searched = level_budgets(game) is not None and ("hard" in only or "expert" in only)
+    searched = game.level_iterations is not None and ("hard" in only or "expert" in only)
     # The time a move is the levels' own budget; a sequential test or another opponent measures something else.
     figures["time"] = search_times(case, seed, seconds) if searched and test is None and opponent is None else {}
     print(f"{case:11} time: {figures['time']}", flush=True)

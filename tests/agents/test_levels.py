@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import oakwood
 from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
-from oakwood.agents.levels import LEVELS, level_bot, level_budgets, level_settings, measured_strength
+from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.match import play_match
 from oakwood.cli.main import app
 from oakwood.cli.tables import strength_line
@@ -30,8 +30,7 @@ def test_each_level_is_the_bot_and_budget_it_names(name: str) -> None:
         assert type(hard) is heuristic and type(expert) is heuristic
         return
     assert isinstance(hard, ISMCTSAgent) and isinstance(expert, ISMCTSAgent)
-    assert (hard.iterations, expert.iterations) == level_budgets(game)
-    assert hard.iterations == game.level_iterations[0]  # only expert's budget may differ from the game's
+    assert (hard.iterations, expert.iterations) == game.level_iterations
     assert hard.iterations is not None and expert.iterations is not None and hard.iterations < expert.iterations
     assert hard.seconds is None  # iterations, not seconds: the same moves on any machine
     assert hard.playout_steps == expert.playout_steps == game.playout_steps
@@ -117,14 +116,13 @@ def test_the_measured_strengths_are_well_formed() -> None:
 def test_barrells_expert_searches_the_budget_its_sprt_measured_stronger() -> None:
     # benchmarks/README.md, "Expert changes": 900 iterations beat 300 (H1 accepted after 44 duplicate deals)
     barrell = oakwood.load("barrell")
-    assert level_budgets(barrell) == (100, 900) and barrell.level_iterations == (100, 300)
+    assert barrell.level_iterations == (100, 900)
     expert = make_agent(barrell, "expert", seed=1)
     assert isinstance(expert, ISMCTSAgent) and expert.iterations == 900
-    assert level_budgets(oakwood.load("squarrels")) == oakwood.load("squarrels").level_iterations  # unchanged
 
 
 def test_the_stored_strengths_name_the_budgets_the_levels_search() -> None:
     # a figure measured at another budget describes a search no level plays (strength.py stores the budgets)
     for figures in measured_strength().values():
-        budgets = level_budgets(oakwood.load(figures["game"]))
+        budgets = oakwood.load(figures["game"]).level_iterations
         assert figures["iterations"] == dict(zip(("hard", "expert"), budgets or (), strict=False))

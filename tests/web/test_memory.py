@@ -49,7 +49,7 @@ def test_the_web_room_builds_its_searching_bots_with_the_bound() -> None:
 
 
 def test_searching_bots_keep_a_bounded_tree_between_moves(server: Callable[..., TestClient]) -> None:
-    # a time budget well above what the levels' iterations take on an idle machine: the searches run whole
+    # a time budget that cuts the longer searches short (Barrell's expert: 900 iterations); the bound holds either way
     client = server(bot_seconds=0.5, bot_keep_nodes=KEEP, bot_processes=0)
     answer = create(client, "barrell", ["human", "hard", "expert"])
     room = room_of(client, answer["table"]["id"])
