@@ -42,7 +42,7 @@ class Nutty(Game[NuttyOptions]):
     search_guide: ClassVar[str] = "strategist"
     # Solo, the search's departures from the strategist were as often worse as better (benchmarks/README.md):
     # there, fresh worlds must confirm each one.
-    confirm_departures: ClassVar[Mapping[int, int]] = {1: 40}
+    confirm_departures: ClassVar[Mapping[int, int]] = {1: 40, 2: 40}
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
             "turn", "end_turn", "move", "claim", "gather", "drop", "pack", "unpack", "stash", "unstash",
