@@ -377,3 +377,29 @@ def test_a_departure_from_the_guide_is_played_only_if_fresh_worlds_confirm_it(
     assert careful.confirm is None and game.confirm_departures[1] > 0
     sure_of_the_departure(careful)
     assert careful.act(PlayerView.for_agent(state, 0, careful, Rng(2))) == (preferred if kept else hint)
+
+
+def test_at_two_players_too_a_departure_fresh_worlds_refute_is_not_played() -> None:
+    """Nutty Squirrels asks two-player searches to confirm their departures as well (its expert was weaker than
+    its guide alone without it: benchmarks/README.md). Ending the first turn without a step is far worse than
+    the strategist's move, however sure the search's tree says it is."""
+    game = oakwood.load("nutty")
+    state = game.new_state(2, seed=5)
+    seat = 1
+    hint = make_agent(game, game.search_guide).act(PlayerView.of(state, seat))
+    departure = game.parse_action("end")
+    assert hint != departure and game.confirm_departures[2] > 0
+
+    def sure_of_the_departure(agent: ISMCTSAgent) -> None:
+        root = agent.tree[(seat, game.information_key(state.observe(seat)))] = Node(hint=hint)
+        for action in state.legal_actions(seat):
+            for value in (0.8, 1.0) * 20 if action == departure else (0.1, 0.3):
+                root.update(action, value)
+                root.available[action] = root.available.get(action, 0) + 1
+
+    trusting = make_agent(game, "ismcts", seed=1, iterations=1, confirm=0)
+    sure_of_the_departure(trusting)
+    assert trusting.act(PlayerView.for_agent(state, seat, trusting, Rng(2))) == departure
+    careful = make_agent(game, "ismcts", seed=1, iterations=1)  # the game's own confirmation at two players
+    sure_of_the_departure(careful)
+    assert careful.act(PlayerView.for_agent(state, seat, careful, Rng(2))) == hint
