@@ -40,8 +40,9 @@ class Nutty(Game[NuttyOptions]):
     level_iterations: ClassVar[tuple[int, int] | None] = (50, 150)  # hard, expert: benchmarks/strength.py
     playout_steps: ClassVar[int] = 100
     search_guide: ClassVar[str] = "strategist"
-    # Solo, the search's departures from the strategist were as often worse as better (benchmarks/README.md):
-    # there, fresh worlds must confirm each one.
+    # Solo and at two players the search's departures from the strategist were as often worse as better, and the
+    # two-player expert was weaker than the strategist alone (0.61 against 0.70 over medium): there, fresh worlds
+    # must confirm each one (two players: 0.78 over medium on the same deals since; benchmarks/README.md).
     confirm_departures: ClassVar[Mapping[int, int]] = {1: 40, 2: 40}
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
