@@ -363,20 +363,23 @@ def test_a_departure_from_the_guide_is_played_only_if_fresh_worlds_confirm_it(
     hint, preferred = game.parse_action(guide_move), game.parse_action(departure)
     assert make_agent(game, game.search_guide).act(PlayerView.of(state, 0)) == hint
 
-    def sure_of_the_departure(agent: ISMCTSAgent) -> None:  # the search's tree, far above the guide's move
-        root = agent.tree[(0, game.information_key(state.observe(0)))] = Node(hint=hint)
-        for action in state.legal_actions(0):
-            for value in (0.8, 1.0) * 20 if action == preferred else (0.1, 0.3):
-                root.update(action, value)
-                root.available[action] = root.available.get(action, 0) + 1
-
     trusting = make_agent(game, "ismcts", seed=1, iterations=1, confirm=0)
-    sure_of_the_departure(trusting)
+    _sure_of_a_departure(trusting, state, 0, hint, preferred)
     assert trusting.act(PlayerView.for_agent(state, 0, trusting, Rng(2))) == preferred
     careful = make_agent(game, "ismcts", seed=1, iterations=1)  # solo asks for confirmation
     assert careful.confirm is None and game.confirm_departures[1] > 0
-    sure_of_the_departure(careful)
+    _sure_of_a_departure(careful, state, 0, hint, preferred)
     assert careful.act(PlayerView.for_agent(state, 0, careful, Rng(2))) == (preferred if kept else hint)
+
+
+def _sure_of_a_departure(agent: ISMCTSAgent, state: State, seat: int, hint: Any, departure: Any) -> None:
+    """Give ``agent`` a search tree whose root, ``seat``'s view of ``state``, ranks ``departure`` far above the
+    guide's move ``hint``: what a search that followed its noise would hold."""
+    root = agent.tree[(seat, state.game.information_key(state.observe(seat)))] = Node(hint=hint)
+    for action in state.legal_actions(seat):
+        for value in (0.8, 1.0) * 20 if action == departure else (0.1, 0.3):
+            root.update(action, value)
+            root.available[action] = root.available.get(action, 0) + 1
 
 
 def test_at_two_players_too_a_departure_fresh_worlds_refute_is_not_played() -> None:
@@ -390,16 +393,9 @@ def test_at_two_players_too_a_departure_fresh_worlds_refute_is_not_played() -> N
     departure = game.parse_action("end")
     assert hint != departure and game.confirm_departures[2] > 0
 
-    def sure_of_the_departure(agent: ISMCTSAgent) -> None:
-        root = agent.tree[(seat, game.information_key(state.observe(seat)))] = Node(hint=hint)
-        for action in state.legal_actions(seat):
-            for value in (0.8, 1.0) * 20 if action == departure else (0.1, 0.3):
-                root.update(action, value)
-                root.available[action] = root.available.get(action, 0) + 1
-
     trusting = make_agent(game, "ismcts", seed=1, iterations=1, confirm=0)
-    sure_of_the_departure(trusting)
+    _sure_of_a_departure(trusting, state, seat, hint, departure)
     assert trusting.act(PlayerView.for_agent(state, seat, trusting, Rng(2))) == departure
     careful = make_agent(game, "ismcts", seed=1, iterations=1)  # the game's own confirmation at two players
-    sure_of_the_departure(careful)
+    _sure_of_a_departure(careful, state, seat, hint, departure)
     assert careful.act(PlayerView.for_agent(state, seat, careful, Rng(2))) == hint
