@@ -43,8 +43,10 @@ def check_quarrel(pages: list[Page], seats: list[int], screens: Path) -> None:
     assert watcher["pot"] == [] and watcher["your_play"] is None
     chosen = pages[second].locator(f"#game .zone[data-seat='{seats[first]}'] .badge.chosen")
     expect(chosen).to_have_text("has chosen")
-    mine = update(pages[first])["observation"]["quarrel"]["your_play"]
-    assert mine is not None
+    # the chooser's own page shows its card: that update may reach it after the watcher's, so wait for it
+    wait_for(pages[first], "() => window.oakwood.update.observation.quarrel.your_play !== null")
+    mine = update(pages[first])["observation"]["quarrel"]
+    assert mine["your_play"] is not None and seats[first] in mine["committed"]
     pages[second].screenshot(path=str(screens / "squarrels-quarrel.png"))
     before = seq(pages[second])
     pages[second].evaluate("() => window.aimedAt.click()")  # the click lands on the element aimed at before
