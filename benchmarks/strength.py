@@ -10,7 +10,8 @@ under test at each seat, so no level is favoured by position and the luck of the
 
 and alone (a solo game) each level's win rate with its interval and mean score. Then it plays one game of
 ``expert`` (alone, or against ``medium``) in this process, timing every search: the median seconds per move of
-``expert``, that of ``hard`` (scaled by the ratio of budgets) and the iterations per second.
+``expert``, that of ``hard`` (scaled by the ratio of budgets) and the iterations per second, with the form that
+ran them (``compiled`` or ``pure``: the compiled one searches about twice as fast).
 
 ``--write`` stores the figures in ``src/oakwood/agents/strength.json`` (shown by ``oakwood games``);
 ``--table`` prints the stored figures as the Markdown table of ``benchmarks/README.md``. ``--seconds S`` caps
@@ -62,6 +63,7 @@ from oakwood.arena.spec import SimulationSpec  # noqa: E402
 from oakwood.arena.sprt import Sprt  # noqa: E402
 from oakwood.arena.stats import Z95, GameRecord, deal_summary, wilson_interval  # noqa: E402
 from oakwood.engine import load  # noqa: E402
+from oakwood.form import inspect as inspect_form  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
 
@@ -287,8 +289,8 @@ def paired_gain(mine: list[float], theirs: list[float]) -> dict[str, Any]:
     return {"mean": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)]}
 
 
-def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str, float]:
-    """Seconds per move of ``hard`` and ``expert`` and iterations per second, from one timed game
+def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str, Any]:
+    """Seconds per move of ``hard`` and ``expert``, iterations per second and the form, from one timed game
     (``expert``'s searches capped at ``seconds``)."""
     name, players, options, _ = CASES[case]
     game = load(name, **options)
@@ -314,6 +316,8 @@ def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str
         "iterations_per_second": round(statistics.median(n / seconds for n, seconds in searches)),
         "expert_seconds_per_move": round(expert_seconds, 3),
         "hard_seconds_per_move": round(expert_seconds * hard / full, 3),
+        # the compiled form searches about twice as fast as the pure one: a time means little without its form
+        "form": "compiled" if inspect_form().compiled else "pure",
     }
 
 
@@ -412,6 +416,11 @@ def _sprt(result: dict[str, Any]) -> str:
     )
 
 
+def _form(timing: dict[str, Any]) -> str:
+    """The form a time was measured in, after the time (times stored before the form was recorded have none)."""
+    return f" {timing['form']}" if "form" in timing else ""
+
+
 def markdown_table(stored: dict[str, Any]) -> str:
     """The stored figures as a Markdown table, one row per case and level."""
     rows = [
@@ -427,7 +436,7 @@ def markdown_table(stored: dict[str, Any]) -> str:
             rows.append(
                 f"| {case} | {level} | {result['opponent'] or 'solo'}{_score(result)} | {result['games']} "
                 f"| {result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} "
-                f"| {'' if seconds is None else f'{seconds:.2f}'} "
+                f"| {'' if seconds is None else f'{seconds:.2f}'}{_form(timing) if seconds is not None else ''} "
                 f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} "
                 f"| {result.get('commit', figures['commit'])} |"
             )

@@ -94,6 +94,16 @@ def test_an_interval_is_shown_rounded_outward() -> None:
     assert strength_line(figures, "expert").endswith("(320 games of 160 deals)")
 
 
+def test_a_time_a_move_is_shown_with_the_form_that_measured_it() -> None:
+    # the compiled form searches about twice as fast as the pure one: the time names which ran it
+    result = {"win_share": 0.78, "ci95": [0.68, 0.87], "opponent": "medium", "games": 80, "deals": 40}
+    figures: dict[str, Any] = {"settings": "2 players", "levels": {"expert": result}}
+    figures["time"] = {"expert_seconds_per_move": 0.888, "form": "compiled"}
+    assert strength_line(figures, "expert").endswith("(80 games of 40 deals, 0.89 s a move compiled)")
+    del figures["time"]["form"]  # a time stored before the form was recorded
+    assert strength_line(figures, "expert").endswith("(80 games of 40 deals, 0.89 s a move)")
+
+
 def test_a_solo_level_shows_its_gain_over_medium_on_the_same_deals() -> None:
     result = {"win_share": 0.6, "ci95": [0.5, 0.7], "opponent": None, "games": 60, "mean_score": 16.5}
     figures: dict[str, Any] = {"settings": "solo", "levels": {"expert": result}}
@@ -110,6 +120,8 @@ def test_the_measured_strengths_are_well_formed() -> None:
             assert level in LEVELS and result["opponent"] in (*LEVELS, None)
             low, high = result["ci95"]
             assert 0 <= low <= result["win_share"] <= high <= 1 and result["games"] > 0
+        if figures.get("time"):  # a time a move names the form that measured it
+            assert figures["time"]["form"] in ("compiled", "pure")
         json.dumps(figures)
 
 

@@ -1,4 +1,5 @@
-"""strength.py's sequential tests and other opponents (issue 37): time-matched PIMC, SPRT verdicts, the cap."""
+"""strength.py's sequential tests and other opponents (issue 37): time-matched PIMC, SPRT verdicts, the cap; and
+its table of the stored figures."""
 
 from __future__ import annotations
 
@@ -20,6 +21,16 @@ def test_pimc_is_time_matched_with_the_searching_level_only() -> None:
     assert strength.settings_for("expert", "medium", 1.0) == strength.capped("expert", 1.0)
     with pytest.raises(ValueError, match="time-matched"):
         strength.settings_for("expert", "pimc", None)
+
+
+def test_the_table_names_the_form_each_time_was_measured_in() -> None:
+    strength = load("strength")
+    result = {"win_share": 0.78, "ci95": [0.68, 0.87], "opponent": "medium", "games": 80, "commit": "3d19116"}
+    timing = {"expert_seconds_per_move": 0.888, "iterations_per_second": 169, "form": "compiled"}
+    stored = {"nutty-2": {"players": 2, "commit": "3d19116", "levels": {"expert": result}, "time": timing}}
+    assert "| 0.89 compiled | 169 |" in strength.markdown_table(stored)
+    del timing["form"]  # a time stored before the form was recorded
+    assert "| 0.89 | 169 |" in strength.markdown_table(stored)
 
 
 def test_deal_shares_average_each_deals_games_as_deal_summary_does() -> None:

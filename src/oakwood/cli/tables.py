@@ -156,6 +156,10 @@ def strength_line(figures: dict[str, Any], level: str) -> str:
             text += f" ({gain['mean']:+.1f} [{gain['ci95'][0]:+.1f}, {gain['ci95'][1]:+.1f}] over medium)"
     else:
         text = f"{figures['settings']}: {share} vs {result['opponent']}"
-    seconds = figures.get("time", {}).get(f"{level}_seconds_per_move")
+    timing = figures.get("time", {})
+    seconds = timing.get(f"{level}_seconds_per_move")
     played = f"{result['games']} games" + (f" of {result['deals']} deals" if "deals" in result else "")
-    return f"{text} ({played}" + (f", {seconds:.2f} s a move)" if seconds is not None else ")")
+    if seconds is None:
+        return f"{text} ({played})"
+    form = f" {timing['form']}" if "form" in timing else ""  # compiled searches about twice as fast as pure
+    return f"{text} ({played}, {seconds:.2f} s a move{form})"
