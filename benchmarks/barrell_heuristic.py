@@ -42,7 +42,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "src"))
+import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
 import oakwood  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402

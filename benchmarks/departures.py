@@ -18,14 +18,12 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
 from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent / "src"), str(HERE)]  # oakwood, and the cases of strength.py beside this
-
+import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 from strength import CASES  # noqa: E402
 
 from oakwood.agents import make_agent  # noqa: E402

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
 from oakwood.arena.simulate import simulate
 from oakwood.arena.spec import SimulationSpec

@@ -26,15 +26,13 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Hashable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
 from oakwood.agents import make_agent
 from oakwood.agents.inference import Belief, InferenceAgent, NoisyBot

@@ -38,8 +38,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
-
+import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 import numpy as np  # noqa: E402
 
 from oakwood.agents import make_agent  # noqa: E402

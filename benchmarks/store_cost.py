@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
 from oakwood.arena.recording import GameWriter  # noqa: E402
 from oakwood.arena.simulate import simulate  # noqa: E402

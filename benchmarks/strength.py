@@ -45,14 +45,13 @@ import json
 import math
 import statistics
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
 from oakwood.agents import make_agent  # noqa: E402
 from oakwood.agents.ismcts import ISMCTSAgent  # noqa: E402

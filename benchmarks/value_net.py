@@ -23,15 +23,12 @@ estimate is most of what the search knows. This script:
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
+import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 import numpy as np
 from numpy.typing import NDArray
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from oakwood.agents import make_agent
 from oakwood.agents.ismcts import _move_of, _pick_seat

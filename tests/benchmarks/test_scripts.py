@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,7 +19,10 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def load(name: str) -> ModuleType:
-    """Import a benchmark script as a module (benchmarks/ is not a package)."""
+    """Import a benchmark script as a module (benchmarks/ is not a package; its scripts import ``checkout`` and
+    each other from beside them, as they do when run)."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))  # last: none of its script names shadows a module the tests import
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -157,3 +162,38 @@ def test_departures_plays_both_moves_out_on_the_same_fresh_worlds() -> None:
     proposals = departures.note_departures(expert)
     verdict = expert._confirmed(view, first, second)  # solo: checked on the game's 40 fresh worlds
     assert proposals == [(first, second, verdict)]
+
+
+#: The scripts that run the engines, which must run the form they are given (issue 36): ``checkout`` first.
+ENGINE_SCRIPTS = (
+    "barrell_heuristic", "departures", "duel", "expert_sprt", "inference", "openspiel_match", "store_cost",
+    "strength", "value_net",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("script", ENGINE_SCRIPTS)
+def test_a_script_runs_the_oakwood_pythonpath_names(script: str, tmp_path: Path) -> None:
+    # PYTHONPATH=build/compiled must run the compiled build: a script that put the checkout's src first ran the
+    # pure sources instead, and every run of 2026-12-04 meant to be compiled was pure
+    stub = tmp_path / "oakwood"
+    stub.mkdir()
+    (stub / "__init__.py").write_text("raise SystemExit('the oakwood of PYTHONPATH')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / f"{script}.py"), "--help"], env=env, capture_output=True, text=True
+    )
+    assert "the oakwood of PYTHONPATH" in run.stderr, run.stderr[-2000:]
+
+
+def test_without_pythonpath_a_script_runs_its_own_checkout_s_sources(tmp_path: Path) -> None:
+    # a benchmark in a second work tree measures that tree's code, not the installed package's
+    copy = tmp_path / "tree"
+    (copy / "benchmarks").mkdir(parents=True)
+    (copy / "src" / "oakwood").mkdir(parents=True)
+    (copy / "benchmarks" / "checkout.py").write_text((BENCHMARKS / "checkout.py").read_text())
+    (copy / "benchmarks" / "duel.py").write_text((BENCHMARKS / "duel.py").read_text())
+    (copy / "src" / "oakwood" / "__init__.py").write_text("raise SystemExit('the tree's own oakwood')\n")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    script = copy / "benchmarks" / "duel.py"
+    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert "the tree's own oakwood" in run.stderr, run.stderr[-2000:]
