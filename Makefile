@@ -54,7 +54,8 @@ test: $(DEV_STAMP)
 ## (they must be equal). Skipped, said once, where nothing can be compiled.
 test-compiled: $(DEV_STAMP)
 	@if $(COMPILED_READY); then \
-		PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 -p no:cacheprovider tests/conformance && \
+		PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 -p no:cacheprovider tests/conformance \
+			tests/benchmarks/test_strength_times.py && \
 		$(BIN)/python scripts/fingerprint.py --both --scale $${FINGERPRINT_SCALE:-0.1}; \
 	elif [ -n "$$OAKWOOD_REQUIRE_COMPILED" ]; then echo "the compiled form could not be built (see above)"; exit 1; \
 	else echo "the compiled form is not tested here (see above)"; fi

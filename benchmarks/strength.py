@@ -46,6 +46,7 @@ import math
 import statistics
 import subprocess
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ from oakwood.arena.simulate import simulate  # noqa: E402
 from oakwood.arena.spec import SimulationSpec  # noqa: E402
 from oakwood.arena.sprt import Sprt  # noqa: E402
 from oakwood.arena.stats import Z95, GameRecord, deal_summary, wilson_interval  # noqa: E402
-from oakwood.engine import load  # noqa: E402
+from oakwood.engine import Choice, PlayerView, load  # noqa: E402
 from oakwood.form import inspect as inspect_form  # noqa: E402
 
 STRENGTH_FILE = HERE.parent / "src" / "oakwood" / "agents" / "strength.json"
@@ -292,24 +293,36 @@ def paired_gain(mine: list[float], theirs: list[float]) -> dict[str, Any]:
     return {"mean": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)]}
 
 
+class SearchLog:
+    """An ISMCTS bot that notes each search's iterations and seconds (its report, ``ISMCTSAgent.last``).
+
+    A wrapper, not a replaced method: compiled, the bot is a native class whose methods cannot be reassigned."""
+
+    searches = True
+
+    def __init__(self, bot: ISMCTSAgent) -> None:
+        self.bot = bot
+        self.name = bot.name
+        #: (iterations, seconds) of every search: every move with a choice (a forced move is not searched).
+        self.searched: list[tuple[int, float]] = []
+
+    def act(self, view: PlayerView) -> Hashable | Choice:
+        """The bot's answer; its search's report noted where it searched."""
+        answer = self.bot.act(view)
+        if len(view.legal_actions) > 1 and self.bot.last is not None:
+            self.searched.append((self.bot.last.iterations, self.bot.last.seconds))
+        return answer
+
+
 def search_times(case: str, seed: int, seconds: float | None = None) -> dict[str, Any]:
     """Seconds per move of ``hard`` and ``expert``, iterations per second and the form, from one timed game
     (``expert``'s searches capped at ``seconds``)."""
     name, players, options, _ = CASES[case]
     game = load(name, **options)
-    expert = make_agent(game, "expert", seed=seed, **capped("expert", seconds).get("expert", {}))
-    assert isinstance(expert, ISMCTSAgent)
-    searches: list[tuple[int, float]] = []
-    search = expert.search
-
-    def timed_search(view: Any) -> Any:
-        report = search(view)
-        searches.append((report.iterations, report.seconds))
-        return report
-
-    expert.search = timed_search  # type: ignore[method-assign]
+    expert = SearchLog(make_agent(game, "expert", seed=seed, **capped("expert", seconds).get("expert", {})))
     others = [make_agent(game, "medium", seed=seed + seat) for seat in range(1, players)]
     play_match(game, [expert, *others], seed, record_events=False)
+    searches = expert.searched
     budgets = game.level_iterations
     assert budgets is not None
     hard, full = budgets
