@@ -22,5 +22,6 @@ def pythonpath_entries() -> int:
     return len([entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry])
 
 
-if SOURCES not in sys.path[: 1 + pythonpath_entries()]:
-    sys.path.insert(1 + pythonpath_entries(), SOURCES)
+_FRONT = 1 + pythonpath_entries()  # the script's directory and PYTHONPATH's entries
+if SOURCES not in sys.path[:_FRONT]:
+    sys.path.insert(_FRONT, SOURCES)
