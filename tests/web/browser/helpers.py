@@ -172,6 +172,26 @@ def play_one(page: Page, timeout: float = 15.0, close_summary: bool = True) -> b
     return True  # a stale click (a bot moved first) is refused and shown; the next round looks again
 
 
+def wait_turn(page: Page, timeout: float = 20_000) -> None:
+    """Wait until the page has a move to make or the game is over: after a click, the page is shown its own move
+    before the bots' replies, so its next turn can be an update or more away."""
+    page.wait_for_function(
+        "() => { const u = window.oakwood.update; return !!u && (u.legal.length > 0 || u.observation.terminal); }",
+        timeout=timeout,
+    )
+
+
+def play_a_move(page: Page, timeout: float = 20_000) -> None:
+    """Wait for the page's turn and make one move by clicking: the first legal target, and the first action of a
+    card whose move bar that opened; returns once the page is shown the move."""
+    wait_turn(page, timeout)
+    before = seq(page)
+    assert play_one(page), "the page had a move and no click was made"
+    if page.locator("#game .card.selected").count():  # a card with several moves: its move bar opened
+        assert play_one(page), "a card's move bar opened and no action was clicked"
+    page.wait_for_function("(s) => window.oakwood.update.seq > s", arg=before, timeout=timeout)
+
+
 def play_to_end(pages: list[Page], max_clicks: int = 2000, timeout: float = 240.0) -> int:
     """Play every page by clicking until the game is over; the number of clicks."""
     clicks = 0

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from oakwood.store import open_store
-from tests.web.browser.helpers import open_seat, play_one, seq
+from tests.web.browser.helpers import open_seat, play_a_move, seq
 from tests.web.cluster_helpers import LoopbackProxy, RedisServer, node, pump, stop_all
 from tests.web.served import Served
 
@@ -92,9 +92,7 @@ def play_a_few(page_url: str, browser: Browser, table: str, token: str) -> tuple
     open_seat(page, page_url, table, token)
     expect(page.locator("#status")).to_contain_text("playing as Ann", timeout=20_000)
     for _ in range(3):
-        at = seq(page)
-        assert play_one(page)
-        page.wait_for_function("(s) => window.oakwood.update.seq > s", arg=at, timeout=20_000)
+        play_a_move(page)
     url: str = page.evaluate("() => window.oakwood.ws.url")
     return url, seq(page)
 

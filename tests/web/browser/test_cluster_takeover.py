@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from oakwood.store import open_store
-from tests.web.browser.helpers import open_seat, play_one, seq, update
+from tests.web.browser.helpers import open_seat, play_a_move, play_one, seq, update
 from tests.web.cluster_helpers import LoopbackProxy, RedisServer, nodes, pump, stop_all
 from tests.web.served import Served
 
@@ -87,8 +87,7 @@ def play_across_the_kill(page: Page, holder: Served, db: str, game_id: int, clos
 
     # the page plays on at the table's new process: a click is a move, stored and shown
     at = seq(page)
-    assert play_one(page)
-    page.wait_for_function("(s) => window.oakwood.update.seq > s", arg=at, timeout=20_000)
+    play_a_move(page)
     assert page.evaluate("() => window.notReloaded === true")
     with open_store(db) as store:
         assert len(store.get_game(game_id).actions) > at
