@@ -24,6 +24,11 @@ scores are compared with on the same deals). ``--opponent pimc`` is the time-mat
 a searching level (``hard``, ``expert``) both search for ``S`` seconds a move and have no iteration budget, so
 that neither thinks longer than the other (the level's own budget would stop it early on a fast machine).
 
+``--write`` with ``--opponent pimc`` stores each level's result against time-matched PIMC beside the case's
+figures (``against_pimc``, with the seconds a move, the seed and the form that ran it), as issue 37 asks every
+strength figure to be reported; another opponent, or a cap without PIMC, measures something no level plays and
+cannot be written.
+
 ``--sprt H0,H1`` decides each comparison by a sequential test (``oakwood.arena.sprt``: the GSPRT with error
 rates ``--alpha`` and ``--beta``) instead of a fixed number of games: duplicate deals are played ``--batch`` at
 a time, each deal's games averaged first, and the run stops when the test accepts a hypothesis, or after
@@ -35,6 +40,7 @@ far, so a run stopped by hand still says what it reached.
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
     python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
     python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7
+    python benchmarks/strength.py --cases nutty-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7 --write
 """
 
 from __future__ import annotations
@@ -393,14 +399,33 @@ def measure(
     return figures
 
 
+def against_pimc(figures: dict[str, Any], seconds: float, seed: int) -> dict[str, Any]:
+    """A case's figures measured against time-matched PIMC, as they are stored: each level's result under
+    ``against_pimc`` (with the seconds a move both bots searched, the seed and the form that ran them), none
+    under ``levels``, whose opponents are the levels' own."""
+    form = "compiled" if inspect_form().compiled else "pure"  # time-matched: both bots ran in this form
+    stamp = {"commit": figures["commit"], "measured": figures["measured"]}
+    results = {
+        level: {**result, **stamp, "seconds_a_move": seconds, "seed": seed, "form": form}
+        for level, result in figures["levels"].items()
+    }
+    return {**figures, "levels": {}, "time": {}, "against_pimc": results}
+
+
 def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]:
     """A case's new figures over its stored ones: levels not measured this time keep theirs (each level
-    records the commit and date it was measured at), and the search times are replaced only if measured."""
+    records the commit and date it was measured at), the search times are replaced only if measured, and
+    results against PIMC only for the levels measured against it. The case's own commit and date are those of
+    its latest measurement against its levels' own opponents."""
     if before is None:
         return now
     stamp = {"commit": before.get("commit"), "measured": before.get("measured")}  # levels stored before stamps
     levels = {**{lv: {**stamp, **r} for lv, r in before.get("levels", {}).items()}, **now["levels"]}
-    return {**before, **now, "levels": levels, "time": now["time"] or before.get("time", {})}
+    pimc = {**before.get("against_pimc", {}), **now.get("against_pimc", {})}
+    case = {**before, **now, "levels": levels, "time": now["time"] or before.get("time", {})}
+    if not now["levels"]:  # only PIMC was measured: the case's stamp stays its levels'
+        case.update(stamp)
+    return {**case, "against_pimc": pimc} if pimc else case
 
 
 def _score(result: dict[str, Any]) -> str:
@@ -456,12 +481,20 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} "
                 f"| {result.get('commit', figures['commit'])} |"
             )
+        for level in [level for level in LEVELS if level in figures.get("against_pimc", {})]:
+            result = figures["against_pimc"][level]
+            low, high = result["ci95"]
+            rows.append(
+                f"| {case} | {level} | pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
+                f"{_score(result)}{_sprt(result)} | {result['games']} | {result['win_share']:.2f} "
+                f"[{low:.2f}, {high:.2f}] | {1 / players:.2f} | | | {result['commit']} |"
+            )
     return "\n".join(rows)
 
 
 def sequential_test(parser: argparse.ArgumentParser, args: argparse.Namespace) -> SequentialTest:
     """``--sprt`` and its companions, checked (``parser.error`` on bad ones: one line each)."""
-    if args.write:
+    if args.write and args.opponent != "pimc":
         parser.error("--sprt decides a comparison, it does not measure the levels as stored: drop --write")
     try:
         h0, h1 = (float(bound) for bound in args.sprt.split(","))
@@ -500,10 +533,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.seconds is not None and not args.seconds > 0:
         parser.error(f"--seconds must be above 0, not {args.seconds}")
-    if args.seconds is not None and args.write:
+    if args.seconds is not None and args.write and args.opponent != "pimc":
         parser.error("--seconds measures the levels under a time cap, not as they play: drop --write")
-    if args.opponent is not None and args.write:
-        parser.error("--opponent measures against another bot than the levels' own: drop --write")
+    if args.opponent not in (None, "pimc") and args.write:
+        parser.error("--opponent measures against another bot than the levels' own (or pimc): drop --write")
     if args.opponent == "pimc" and args.seconds is None:
         parser.error("--opponent pimc is time-matched: give --seconds (e.g. --seconds 1)")
     test = None
@@ -521,6 +554,8 @@ def main() -> None:
         figures = measure(
             case, args.matches, args.baseline_matches, args.workers, args.seed, only, args.seconds, args.opponent, test
         )
+        if args.opponent == "pimc":
+            figures = against_pimc(figures, args.seconds, args.seed)
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
             stored[case] = merged(stored.get(case), figures)

@@ -14,7 +14,7 @@ from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
 from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.match import play_match
 from oakwood.cli.main import app
-from oakwood.cli.tables import strength_line
+from oakwood.cli.tables import pimc_line, strength_line
 from tests.cli.toygame import TOY_NAME
 
 
@@ -112,6 +112,35 @@ def test_a_solo_level_shows_its_gain_over_medium_on_the_same_deals() -> None:
     assert "mean score 16.5 (+2.2 [+1.1, +3.4] over medium) (60 games)" in strength_line(figures, "expert")
 
 
+def test_a_result_against_time_matched_pimc_is_shown_with_its_test() -> None:
+    result: dict[str, Any] = {"win_share": 0.787, "ci95": [0.658, 0.917], "opponent": "pimc", "games": 40}
+    result.update(deals=20, seconds_a_move=1, form="pure", sprt={"h0": 0.6, "h1": 0.7, "outcome": "H1"})
+    figures: dict[str, Any] = {"settings": "2 players, one round", "levels": {}, "against_pimc": {"expert": result}}
+    assert pimc_line(figures, "expert") == (
+        "2 players, one round: 79% [65%–92%] vs pimc, both 1 s a move pure (40 games of 20 deals; SPRT 0.6/0.7: "
+        "H1 (0.7) accepted)"
+    )
+    assert pimc_line(figures, "hard") == ""
+    result["sprt"]["outcome"] = "undecided"
+    assert pimc_line(figures, "expert").endswith("SPRT 0.6/0.7: undecided)")
+    solo = {"win_share": 0.7, "ci95": [0.4, 0.89], "opponent": "pimc", "games": 10, "mean_score": 16.2}
+    solo.update(seconds_a_move=1, form="compiled", over_pimc={"score": {"mean": 16.2, "ci95": [11.016, 21.384]}})
+    figures = {"settings": "solo", "levels": {}, "against_pimc": {"expert": solo}}
+    assert pimc_line(figures, "expert") == (
+        "solo: mean score 16.2, +16.2 [+11.0, +21.4] points over pimc, both 1 s a move compiled (10 games)"
+    )
+
+
+def test_games_shows_each_stored_result_against_pimc() -> None:
+    output = CliRunner().invoke(app, ["games"], env={"COLUMNS": "250"}).output
+    shown = 0
+    for figures in measured_strength().values():
+        for level in figures.get("against_pimc", {}):
+            assert pimc_line(figures, level) in output
+            shown += 1
+    assert shown >= 1, "issue 37 asks every strength figure to be reported against time-matched PIMC too"
+
+
 def test_the_measured_strengths_are_well_formed() -> None:
     for case, figures in measured_strength().items():
         game = oakwood.load(figures["game"])
@@ -122,6 +151,12 @@ def test_the_measured_strengths_are_well_formed() -> None:
             assert 0 <= low <= result["win_share"] <= high <= 1 and result["games"] > 0
         if figures.get("time"):  # a time a move names the form that measured it
             assert figures["time"]["form"] in ("compiled", "pure")
+        for level, result in figures.get("against_pimc", {}).items():  # time-matched: both bots' seconds a move
+            assert level in ("hard", "expert") and result["opponent"] in ("pimc", None)
+            assert figures["players"] > 1 or "over_pimc" in result  # alone: the score gain on the same deals
+            assert result["seconds_a_move"] > 0 and result["form"] in ("compiled", "pure") and result["games"] > 0
+            low, high = result["ci95"]
+            assert 0 <= low <= result["win_share"] <= high <= 1 and result["commit"] and result["measured"]
         json.dumps(figures)
 
 

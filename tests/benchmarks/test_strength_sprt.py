@@ -3,7 +3,10 @@ its table of the stored figures."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +82,38 @@ def test_the_command_line_plays_against_pimc_and_reports_the_test(
     assert "SPRT 0.6/0.7: undecided at the cap of 2 deals" in out and "over 4 games" in out
 
 
+def test_a_result_against_pimc_is_written_beside_the_levels_own(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    strength = load("strength")
+    stored = {"barrell-2": {"game": "barrell", "players": 2, "commit": "aaaaaaa", "measured": "2026-12-01"}}
+    medium = {"win_share": 0.7, "ci95": [0.6, 0.8], "opponent": "easy", "games": 9, "commit": "aaaaaaa"}
+    stored["barrell-2"]["levels"] = {"medium": {**medium, "measured": "2026-12-01"}}
+    stored["barrell-2"]["time"] = {"expert_seconds_per_move": 0.7, "form": "pure"}
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps(stored))
+    monkeypatch.setattr(strength, "STRENGTH_FILE", path)
+    argv = ["strength.py", "--cases", "barrell-2", "--levels", "medium", "--opponent", "pimc", "--seconds", "0.005"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--sprt", "0.6,0.7", "--max-deals", "2", "--workers", "1", "--write"])
+    strength.main()
+    assert "written to" in capsys.readouterr().out
+    case = json.loads(path.read_text())["barrell-2"]
+    # the levels' own figures, their stamp and time stay as they were
+    assert case["levels"] == stored["barrell-2"]["levels"] and case["time"] == stored["barrell-2"]["time"]
+    assert (case["commit"], case["measured"]) == ("aaaaaaa", "2026-12-01")
+    result = case["against_pimc"]["medium"]
+    assert result["opponent"] == "pimc" and result["seconds_a_move"] == 0.005 and result["form"] in ("pure", "compiled")
+    assert result["sprt"]["outcome"] == "undecided" and (result["deals"], result["games"], result["seed"]) == (2, 4, 1)
+    assert result["measured"] == datetime.date.today().isoformat()
+    assert "| barrell-2 | medium | pimc, both 0.005 s a move" in strength.markdown_table(json.loads(path.read_text()))
+    # a later run of the levels' own opponents keeps the result against PIMC
+    hard = {"win_share": 0.8, "ci95": [0.7, 0.9], "opponent": "medium", "games": 9}
+    now = {key: value for key, value in case.items() if key != "against_pimc"}
+    again = strength.merged(case, {**now, "levels": {"hard": hard}, "commit": "bbbbbbb"})
+    assert again["against_pimc"] == case["against_pimc"] and again["commit"] == "bbbbbbb"
+    assert set(again["levels"]) == {"medium", "hard"}
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -87,6 +122,7 @@ def test_the_command_line_plays_against_pimc_and_reports_the_test(
         (["--sprt", "0.6"], "--sprt takes two bounds H0,H1"),
         (["--sprt", "0.6,0.7", "--write"], "drop --write"),
         (["--opponent", "random", "--write"], "drop --write"),
+        (["--seconds", "1", "--write"], "drop --write"),
         (["--sprt", "0.6,0.7", "--max-deals", "1"], "--max-deals must be at least 2"),
     ],
 )

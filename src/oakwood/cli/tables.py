@@ -128,7 +128,9 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
                 plays += f"{guide}, {settings['iterations']} iterations"
             if level in ("hard", "expert") and not settings:
                 plays += " (search not yet stronger)"
-            lines = [line for figures in cases if (line := strength_line(figures, level))]
+            lines = [
+                line for figures in cases for line in (strength_line(figures, level), pimc_line(figures, level)) if line
+            ]
             shown = "\n".join(lines) if lines else "[dim]not measured[/dim]"
             table.add_row(cls.name if level == LEVELS[0] else "", level, plays, shown)
         table.add_section()
@@ -140,26 +142,63 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
     return table
 
 
+def share_text(result: dict[str, Any]) -> str:
+    """A measured win share with its 95 % interval in whole percents, rounded outward: 0.495 shows as 49 %,
+    never as an edge it does not have."""
+    low, high = result["ci95"]
+    low_pct, high_pct = math.floor(round(low * 100, 6)), math.ceil(round(high * 100, 6))
+    return f"{result['win_share']:.0%} [{low_pct}%–{high_pct}%]"
+
+
+def gain_text(gain: dict[str, Any], over: str, unit: str = "") -> str:
+    """A mean score gain over another bot on the same deals, with its 95 % interval (and its ``unit``)."""
+    return f"{gain['mean']:+.1f} [{gain['ci95'][0]:+.1f}, {gain['ci95'][1]:+.1f}]{unit} over {over}"
+
+
+def played_text(result: dict[str, Any]) -> str:
+    """The games a result was measured over (and their deals, where duplicate)."""
+    return f"{result['games']} games" + (f" of {result['deals']} deals" if "deals" in result else "")
+
+
 def strength_line(figures: dict[str, Any], level: str) -> str:
     """One level's measured result in one setting (and its time per move), or nothing."""
     result = figures["levels"].get(level)
     if result is None:
         return ""
-    low, high = result["ci95"]
-    # The interval rounded outward to whole percents: 0.495 shows as 49 %, never as an edge it does not have.
-    low_pct, high_pct = math.floor(round(low * 100, 6)), math.ceil(round(high * 100, 6))
-    share = f"{result['win_share']:.0%} [{low_pct}%–{high_pct}%]"
+    share = share_text(result)
     if result["opponent"] is None:
         text = f"{figures['settings']}: wins {share}, mean score {result['mean_score']:.1f}"
         gain = result.get("over_medium", {}).get("score")
         if gain:  # measured on the same deals as medium
-            text += f" ({gain['mean']:+.1f} [{gain['ci95'][0]:+.1f}, {gain['ci95'][1]:+.1f}] over medium)"
+            text += f" ({gain_text(gain, 'medium')})"
     else:
         text = f"{figures['settings']}: {share} vs {result['opponent']}"
     timing = figures.get("time", {})
     seconds = timing.get(f"{level}_seconds_per_move")
-    played = f"{result['games']} games" + (f" of {result['deals']} deals" if "deals" in result else "")
+    played = played_text(result)
     if seconds is None:
         return f"{text} ({played})"
     form = f" {timing['form']}" if "form" in timing else ""  # compiled searches about twice as fast as pure
     return f"{text} ({played}, {seconds:.2f} s a move{form})"
+
+
+def pimc_line(figures: dict[str, Any], level: str) -> str:
+    """One level's result against time-matched PIMC in one setting (issue 37's baseline: random playouts, the
+    same seconds a move), with the sequential test that decided it where one did; or nothing."""
+    result = figures.get("against_pimc", {}).get(level)
+    if result is None:
+        return ""
+    matched = f"pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
+    if "over_pimc" in result:  # alone: the score gain over PIMC on the same deals
+        gain = gain_text(result["over_pimc"]["score"], matched, " points")
+        text = f"{figures['settings']}: mean score {result['mean_score']:.1f}, {gain}"
+    else:
+        text = f"{figures['settings']}: {share_text(result)} vs {matched}"
+    test = result.get("sprt")
+    verdict = ""
+    if test is not None:
+        outcome = {"H1": f"H1 ({test['h1']:g}) accepted", "H0": f"H0 ({test['h0']:g}) accepted"}.get(
+            test["outcome"], "undecided"
+        )
+        verdict = f"; SPRT {test['h0']:g}/{test['h1']:g}: {outcome}"
+    return f"{text} ({played_text(result)}{verdict})"
