@@ -184,11 +184,16 @@ def wait_turn(page: Page, timeout: float = 20_000) -> None:
 def play_a_move(page: Page, timeout: float = 20_000) -> None:
     """Wait for the page's turn and make one move by clicking: the first legal target, and the first action of a
     card whose move bar that opened; returns once the page is shown the move."""
-    wait_turn(page, timeout)
-    before = seq(page)
-    assert play_one(page), "the page had a move and no click was made"
-    if page.locator("#game .card.selected").count():  # a card with several moves: its move bar opened
-        assert play_one(page), "a card's move bar opened and no action was clicked"
+    end = time.monotonic() + timeout / 1000
+    while True:  # a click can miss when a newer update redraws the board under it: look again
+        wait_turn(page, timeout)
+        before = seq(page)
+        if play_one(page):
+            break
+        assert time.monotonic() < end, "the page had a move and no click was made in time"
+    while page.locator("#game .card.selected").count() and seq(page) == before:  # a card's move bar opened
+        play_one(page)
+        assert time.monotonic() < end, "a card's move bar opened and no action was clicked in time"
     page.wait_for_function("(s) => window.oakwood.update.seq > s", arg=before, timeout=timeout)
 
 
