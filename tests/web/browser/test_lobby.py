@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page, Request, expect
 
 from .conftest import SCREENS
-from .helpers import create_from_lobby, dismiss_summary, is_over, play_one, seq, update
+from .helpers import create_from_lobby, dismiss_summary, is_over, play_a_move, play_one, seq, update
 from .nutty_conftest_helpers import choose, click_action
 
 
@@ -47,17 +47,12 @@ def my_move_by_clicking(page: Page, timeout: float = 60.0) -> None:
         if current["legal"] and current["table"]["status"] == "playing":
             break
         page.wait_for_timeout(50)
-    before = seq(page)
     if current["table"]["game"] == "nutty":
+        before = seq(page)
         click_action(page, choose(current), current)
-    else:
-        assert play_one(page)
-    page.wait_for_function(
-        "(s) => window.oakwood.update.seq > s || document.querySelector('#game .card.selected')", arg=before
-    )
-    if page.locator("#game .card.selected").count():  # a card with several moves: its move bar opened
-        assert play_one(page)
         page.wait_for_function("(s) => window.oakwood.update.seq > s", arg=before)
+    else:
+        play_a_move(page)
     expect(page.locator("#banner")).to_be_hidden()
 
 
