@@ -15,7 +15,6 @@ test plays tiny budgets this way).
 from __future__ import annotations
 
 import argparse
-import ast
 import time
 from collections.abc import Hashable
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +23,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 import checkout  # noqa: E402, F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
-from strength import CASES  # noqa: E402
+from strength import CASES, parse_settings  # noqa: E402
 
 from oakwood.agents import make_agent  # noqa: E402
 from oakwood.arena.match import play_match  # noqa: E402
@@ -75,17 +74,6 @@ def play_deal(job: tuple[str, int, dict[str, Any], dict[str, Any]]) -> tuple[flo
             tally[0] += bot.seconds
             tally[1] += bot.moves
     return share, mine[0], int(mine[1]), theirs[0], int(theirs[1])
-
-
-def parse_settings(items: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` settings (values as Python literals: ``3``, ``2.5``, ``None``)."""
-    variant: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SystemExit(f"settings are KEY=VALUE, not {item!r}")
-        variant[key] = ast.literal_eval(value)
-    return variant
 
 
 def per_move(totals: list[float]) -> str:

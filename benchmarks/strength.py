@@ -29,6 +29,11 @@ figures (``against_pimc``, with the seconds a move, the seed and the form that r
 strength figure to be reported; another opponent, or a cap without PIMC, measures something no level plays and
 cannot be written.
 
+``--variant KEY=VALUE`` (repeatable) changes the ISMCTS settings of ``hard`` and ``expert`` (any keyword of
+``ISMCTSAgent``: ``guide_epsilon=0.5``, ``guide_z=1`` …), to try a change against the opponent a goal names before
+building it into a level (``expert_sprt.py`` tries it against the level itself). A variant is not the level, so
+it cannot be written.
+
 ``--sprt H0,H1`` decides each comparison by a sequential test (``oakwood.arena.sprt``: the GSPRT with error
 rates ``--alpha`` and ``--beta``) instead of a fixed number of games: duplicate deals are played ``--batch`` at
 a time, each deal's games averaged first, and the run stops when the test accepts a hypothesis, or after
@@ -41,11 +46,14 @@ far, so a run stopped by hand still says what it reached.
     python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
     python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7
     python benchmarks/strength.py --cases nutty-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7 --write
+    python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7 \
+        --variant guide_epsilon=0.5
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import json
 import math
@@ -130,15 +138,33 @@ def capped(level: str, seconds: float | None) -> dict[str, dict[str, float]]:
     return {} if seconds is None or level not in ("hard", "expert") else {level: {"seconds": seconds}}
 
 
-def settings_for(level: str, opponent: str | None, seconds: float | None) -> dict[str, dict[str, Any]]:
+def settings_for(
+    level: str, opponent: str | None, seconds: float | None, variant: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
     """The spec's settings of ``level`` against ``opponent``: against ``pimc``, time-matched (both search for
-    ``seconds`` a move, with no iteration budget: see the module docstring); else ``capped``."""
+    ``seconds`` a move, with no iteration budget: see the module docstring); else ``capped``. A ``variant``
+    (``--variant``) changes a searching level's settings on top."""
     if opponent != "pimc":
-        return capped(level, seconds)
-    if seconds is None:
+        settings: dict[str, dict[str, Any]] = capped(level, seconds)
+    elif seconds is None:
         raise ValueError("the PIMC opponent is time-matched: give --seconds")
-    matched: dict[str, Any] = {"seconds": seconds, "iterations": None}
-    return {name: matched for name in (level, opponent) if name in SEARCHING}
+    else:
+        matched: dict[str, Any] = {"seconds": seconds, "iterations": None}
+        settings = {name: matched for name in (level, opponent) if name in SEARCHING}
+    if variant and level in ("hard", "expert"):
+        settings = {**settings, level: {**settings.get(level, {}), **variant}}
+    return settings
+
+
+def parse_settings(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` settings of a search (values as Python literals: ``3``, ``2.5``, ``None``)."""
+    variant: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"settings are KEY=VALUE, not {item!r}")
+        variant[key] = ast.literal_eval(value)
+    return variant
 
 
 def against(
@@ -193,12 +219,13 @@ def alone(
     seed: int,
     seconds: float | None = None,
     versus: str | None = None,
+    variant: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``level`` playing solo: its win rate and mean score; above ``medium``, also what it gains over
     ``medium`` on the same deals (``paired_gain``), or over ``versus`` if given (key ``over_<versus>``).
     ``seconds`` caps the level's searches (time-matched with ``versus`` if that is ``pimc``)."""
     name, _, options, _ = CASES[case]
-    settings = settings_for(level, versus, seconds)
+    settings = settings_for(level, versus, seconds, variant)
     spec = SimulationSpec(name, (level,), games=games, seed=seed, options=options, settings=settings)
     records = simulate(spec, workers=workers)
     wins = sum(record.returns[0] for record in records)
@@ -230,13 +257,20 @@ def deal_shares(records: list[GameRecord], players: int) -> list[float]:
 
 
 def sequential(
-    case: str, level: str, opponent: str, test: SequentialTest, workers: int, seed: int, seconds: float | None
+    case: str,
+    level: str,
+    opponent: str,
+    test: SequentialTest,
+    workers: int,
+    seed: int,
+    seconds: float | None,
+    variant: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``level`` against ``opponent`` decided by an SPRT (``--sprt``): duplicate deals ``test.batch`` at a time
     until the test accepts a hypothesis or ``test.max_deals`` are played. Win shares at a table; alone, the
     level's score gain over ``opponent`` on the same deals. A line after every batch shows where the test is."""
     name, players, options, _ = CASES[case]
-    settings = settings_for(level, opponent, seconds)
+    settings = settings_for(level, opponent, seconds, variant)
     sprt = Sprt(test.h0, test.h1, test.alpha, test.beta, scale=None if players == 1 else (0.0, 1.0))
     if players > 1:
         spec = duplicate_spec(case, level, opponent, test.max_deals, seed, settings)
@@ -353,9 +387,11 @@ def measure(
     seconds: float | None = None,
     opponent: str | None = None,
     test: SequentialTest | None = None,
+    variant: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every level of one case (or those in ``only``), printed as it goes; ``seconds`` caps the searches.
-    ``opponent`` replaces every level's usual opponent; ``test`` decides each comparison by an SPRT."""
+    ``opponent`` replaces every level's usual opponent; ``test`` decides each comparison by an SPRT; ``variant``
+    changes the searching levels' settings."""
     name, players, _, meaning = CASES[case]
     game = load(name)
     figures: dict[str, Any] = {
@@ -377,11 +413,11 @@ def measure(
         games = baseline if level in ("easy", "medium") else matches
         started = time.perf_counter()
         if test is not None and versus is not None:
-            result = sequential(case, level, versus, test, workers, seed, seconds)
+            result = sequential(case, level, versus, test, workers, seed, seconds, variant)
         elif players == 1:
-            result = alone(case, level, games, workers, seed, seconds, opponent)
+            result = alone(case, level, games, workers, seed, seconds, opponent, variant)
         else:
-            settings = settings_for(level, versus, seconds)
+            settings = settings_for(level, versus, seconds, variant)
             result = against(case, level, str(versus), games, workers, seed, settings=settings)
         figures["levels"][level] = {**result, "commit": figures["commit"], "measured": figures["measured"]}
         low, high = result["ci95"]
@@ -393,8 +429,10 @@ def measure(
             flush=True,
         )
     searched = game.level_iterations is not None and ("hard" in only or "expert" in only)
-    # The time a move is the levels' own budget; a sequential test or another opponent measures something else.
-    figures["time"] = search_times(case, seed, seconds) if searched and test is None and opponent is None else {}
+    # The time a move is the levels' own budget; a sequential test, another opponent or a variant measures
+    # something else.
+    own = test is None and opponent is None and not variant
+    figures["time"] = search_times(case, seed, seconds) if searched and own else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
 
@@ -530,7 +568,13 @@ def main() -> None:
     parser.add_argument("--beta", type=float, default=0.05, help="the SPRT's false H0 rate (default 0.05)")
     parser.add_argument("--max-deals", type=int, default=200, help="deals an SPRT may play (default 200)")
     parser.add_argument("--batch", type=int, help="deals between two looks of the SPRT (default: 2 a worker)")
+    parser.add_argument(
+        "--variant", action="append", default=[], metavar="KEY=VALUE", help="an ISMCTS setting of hard and expert"
+    )
     args = parser.parse_args()
+    variant = parse_settings(args.variant)
+    if variant and args.write:
+        parser.error("--variant measures a change to the levels, not the levels: drop --write")
     if args.seconds is not None and not args.seconds > 0:
         parser.error(f"--seconds must be above 0, not {args.seconds}")
     if args.seconds is not None and args.write and args.opponent != "pimc":
@@ -546,13 +590,24 @@ def main() -> None:
         print(f"time-matched: the searching level and PIMC both search {args.seconds:g} s a move", flush=True)
     elif args.seconds is not None:
         print(f"every search of hard and expert capped at {args.seconds:g} s", flush=True)
+    if variant:
+        print(f"hard and expert with {', '.join(args.variant)}", flush=True)
     if args.table:
         print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
         return
     for case in args.cases:
         only = tuple(level.strip() for level in args.levels.split(","))
         figures = measure(
-            case, args.matches, args.baseline_matches, args.workers, args.seed, only, args.seconds, args.opponent, test
+            case,
+            args.matches,
+            args.baseline_matches,
+            args.workers,
+            args.seed,
+            only,
+            args.seconds,
+            args.opponent,
+            test,
+            variant,
         )
         if args.opponent == "pimc":
             figures = against_pimc(figures, args.seconds, args.seed)

@@ -26,6 +26,35 @@ def test_pimc_is_time_matched_with_the_searching_level_only() -> None:
         strength.settings_for("expert", "pimc", None)
 
 
+def test_a_variant_changes_the_searching_level_only() -> None:
+    strength = load("strength")
+    variant = {"guide_epsilon": 0.5}
+    matched = {"seconds": 1.0, "iterations": None}
+    assert strength.settings_for("expert", "pimc", 1.0, variant) == {"expert": {**matched, **variant}, "pimc": matched}
+    assert strength.settings_for("hard", "medium", None, variant) == {"hard": variant}
+    assert strength.settings_for("expert", "medium", 1.0, variant) == {"expert": {"seconds": 1.0, **variant}}
+    assert strength.settings_for("medium", "pimc", 1.0, variant) == {"pimc": matched}  # no search to change
+    assert strength.parse_settings(["guide_epsilon=0.5", "confirm=None"]) == {"guide_epsilon": 0.5, "confirm": None}
+
+
+def test_the_variant_reaches_the_bot_that_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    strength = load("strength")
+    settings = strength.settings_for("expert", "pimc", 0.01, {"guide_epsilon": 0.75, "guide_z": 1.5})
+    spec = strength.duplicate_spec("barrell-2", "expert", "pimc", 1, 3, settings)
+    made: list[object] = []
+    original = strength.ISMCTSAgent.__init__
+
+    def noting(self: object, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(strength.ISMCTSAgent, "__init__", noting)
+    simulate(spec, workers=1, indices=range(1))
+    expert = made[0]
+    assert (expert.guide_epsilon, expert.guide_z, expert.seconds, expert.iterations) == (0.75, 1.5, 0.01, None)
+    assert expert.guide is not None  # the level's own settings stay beneath the variant
+
+
 def test_the_table_names_the_form_each_time_was_measured_in() -> None:
     strength = load("strength")
     result = {"win_share": 0.78, "ci95": [0.68, 0.87], "opponent": "medium", "games": 80, "commit": "3d19116"}
@@ -123,6 +152,7 @@ def test_a_result_against_pimc_is_written_beside_the_levels_own(
         (["--sprt", "0.6,0.7", "--write"], "drop --write"),
         (["--opponent", "random", "--write"], "drop --write"),
         (["--seconds", "1", "--write"], "drop --write"),
+        (["--variant", "guide_z=1", "--write"], "--variant measures a change to the levels, not the levels"),
         (["--sprt", "0.6,0.7", "--max-deals", "1"], "--max-deals must be at least 2"),
     ],
 )
