@@ -99,7 +99,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the first deal")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    variant, base = parse_settings(args.variant), parse_settings(args.base)
+    try:
+        variant, base = parse_settings(args.variant), parse_settings(args.base)
+    except ValueError as error:
+        parser.error(str(error))
     sprt = Sprt(args.h0, args.h1, args.alpha, args.beta)
     started = time.perf_counter()
     deals = 0

@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import ast
 import datetime
+import inspect
 import json
 import math
 import statistics
@@ -157,13 +158,20 @@ def settings_for(
 
 
 def parse_settings(items: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` settings of a search (values as Python literals: ``3``, ``2.5``, ``None``)."""
+    """``KEY=VALUE`` settings of a search (keywords of ``ISMCTSAgent``, values as Python literals: ``3``, ``2.5``,
+    ``None``). ``ValueError`` says what is wrong with one, for the command line to report before a game is played."""
+    known = [name for name in inspect.signature(ISMCTSAgent).parameters if name != "seed"]
     variant: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise SystemExit(f"settings are KEY=VALUE, not {item!r}")
-        variant[key] = ast.literal_eval(value)
+            raise ValueError(f"settings are KEY=VALUE, not {item!r}")
+        if key not in known:
+            raise ValueError(f"{key!r} is not a setting of the search; choose from {', '.join(known)}")
+        try:
+            variant[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"the value of {key} is a Python literal (3, 2.5, None), not {value!r}") from None
     return variant
 
 
@@ -572,7 +580,10 @@ def main() -> None:
         "--variant", action="append", default=[], metavar="KEY=VALUE", help="an ISMCTS setting of hard and expert"
     )
     args = parser.parse_args()
-    variant = parse_settings(args.variant)
+    try:
+        variant = parse_settings(args.variant)
+    except ValueError as error:
+        parser.error(f"--variant: {error}")
     if variant and args.write:
         parser.error("--variant measures a change to the levels, not the levels: drop --write")
     if args.seconds is not None and not args.seconds > 0:

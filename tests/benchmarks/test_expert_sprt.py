@@ -14,8 +14,10 @@ def test_settings_are_python_literals() -> None:
         "guide_z": 2.5,
         "confirm": None,
     }
-    with pytest.raises(SystemExit, match="KEY=VALUE"):
+    with pytest.raises(ValueError, match="KEY=VALUE"):
         sprt.parse_settings(["iterations"])
+    with pytest.raises(ValueError, match="not a setting of the search"):
+        sprt.parse_settings(["iteration=3"])
 
 
 def test_a_deal_is_played_at_every_seat_and_repeats_exactly() -> None:

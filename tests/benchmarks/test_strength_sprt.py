@@ -153,6 +153,9 @@ def test_a_result_against_pimc_is_written_beside_the_levels_own(
         (["--opponent", "random", "--write"], "drop --write"),
         (["--seconds", "1", "--write"], "drop --write"),
         (["--variant", "guide_z=1", "--write"], "--variant measures a change to the levels, not the levels"),
+        (["--variant", "guide_z"], "settings are KEY=VALUE, not 'guide_z'"),
+        (["--variant", "guide_zed=1"], "'guide_zed' is not a setting of the search; choose from iterations, seconds"),
+        (["--variant", "guide_z=one"], "the value of guide_z is a Python literal (3, 2.5, None), not 'one'"),
         (["--sprt", "0.6,0.7", "--max-deals", "1"], "--max-deals must be at least 2"),
     ],
 )
