@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from oakwood.agents import make_agent
 from oakwood.arena.simulate import simulate
 from oakwood.arena.spec import SimulationSpec
 from oakwood.arena.stats import deal_summary
+from oakwood.engine import load as load_game
 from tests.benchmarks.test_scripts import load
 
 
@@ -37,22 +39,15 @@ def test_a_variant_changes_the_searching_level_only() -> None:
     assert strength.parse_settings(["guide_epsilon=0.5", "confirm=None"]) == {"guide_epsilon": 0.5, "confirm": None}
 
 
-def test_the_variant_reaches_the_bot_that_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_variant_reaches_the_bot_the_spec_makes() -> None:
     strength = load("strength")
     settings = strength.settings_for("expert", "pimc", 0.01, {"guide_epsilon": 0.75, "guide_z": 1.5})
     spec = strength.duplicate_spec("barrell-2", "expert", "pimc", 1, 3, settings)
-    made: list[object] = []
-    original = strength.ISMCTSAgent.__init__
-
-    def noting(self: object, *args: object, **kwargs: object) -> None:
-        original(self, *args, **kwargs)
-        made.append(self)
-
-    monkeypatch.setattr(strength.ISMCTSAgent, "__init__", noting)
-    simulate(spec, workers=1, indices=range(1))
-    expert = made[0]
+    # as the arena's run_game makes each seat's bot: the level, then the spec's settings by name on top
+    expert = make_agent(load_game("barrell"), "expert", seed=1, **spec.settings["expert"])
     assert (expert.guide_epsilon, expert.guide_z, expert.seconds, expert.iterations) == (0.75, 1.5, 0.01, None)
     assert expert.guide is not None  # the level's own settings stay beneath the variant
+    assert simulate(spec, workers=1, indices=range(1))[0].returns  # and a game plays with them
 
 
 def test_the_table_names_the_form_each_time_was_measured_in() -> None:
