@@ -137,6 +137,17 @@ def dismiss_summary(page: Page) -> bool:
     return True
 
 
+def click_past_summary(page: Page, selector: str, tries: int = 3) -> None:
+    """Click ``selector`` the way a player would while bots play on: a round or battle summary that opened
+    meanwhile (a bot can end a round alone: the S'Quarrels Winter, SQ-15) is a modal dialog that takes every
+    click, so close it first, and again if another opened before the click landed."""
+    for _ in range(tries):
+        dismiss_summary(page)
+        if tap(page.locator(selector)):
+            return
+    raise AssertionError(f"{selector} could not be clicked in {tries} tries")
+
+
 def confirm_warning(page: Page) -> str | None:
     """Accept the warning a move asked to confirm (a solo move that ends the game short of 20…), if one is open;
     its text."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .helpers import create_table, dismiss_summary, open_seat, play_one, seq, update
+from .helpers import click_past_summary, create_table, open_seat, play_one, seq, update
 
 
 def test_rules_four_colour_keyboard_and_live_region(page: Page, live_server: str) -> None:
@@ -88,15 +87,7 @@ def test_an_illegal_message_shows_a_dismissible_banner(page: Page, live_server: 
     page.evaluate("() => window.oakwood.ws.send(JSON.stringify({type: 'act', seq: -5, action: 0}))")
     expect(page.locator("#banner")).to_be_visible()
     expect(page.locator("#banner .msg")).to_contain_text("position changed")
-    # The bot may end the round before Ann has moved (it draws the Winter, SQ-15): the round's summary, a modal
-    # dialog, then takes every click until it is closed. Ann closes it first, as a player would.
-    for _ in range(3):
-        dismiss_summary(page)
-        try:
-            page.click("#banner-close", timeout=5_000)
-            break
-        except PlaywrightTimeoutError:
-            continue
+    click_past_summary(page, "#banner-close")  # the bot may end the round before Ann moves (the Winter, SQ-15)
     expect(page.locator("#banner")).to_be_hidden()
 
 
@@ -109,7 +100,6 @@ def test_a_bot_covers_a_player_out_of_time_until_they_are_back(page: Page, live_
     notice = page.locator("#covered-notice")
     expect(notice).to_be_visible(timeout=20_000)  # the clock ran out: a bot plays for Ann
     expect(page.locator("#seats .seat.you .badge.covered")).to_have_text("bot playing")
-    dismiss_summary(page)  # the bot may have ended a round meanwhile: its summary waits for Ann
-    page.click("#back")
+    click_past_summary(page, "#back")  # the bot may have ended a round meanwhile: its summary waits for Ann
     expect(notice).to_be_hidden(timeout=10_000)
     expect(page.locator("#seats .seat.you .badge.covered")).to_have_count(0)
