@@ -22,7 +22,10 @@ class Barrell(Game[BarrellOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options_class: ClassVar[type[BarrellOptions]] = BarrellOptions
-    agents: ClassVar[Mapping[str, str]] = {"heuristic": "oakwood.games.barrell.heuristic:BarrellHeuristic"}
+    agents: ClassVar[Mapping[str, str]] = {
+        "heuristic": "oakwood.games.barrell.heuristic:BarrellHeuristic",
+        "strategist": "oakwood.games.barrell.strategist:BarrellStrategist",
+    }
     #: Events that reveal nothing hidden and no random result: a card played (face down, or a Jack face up
     #: from one's own hand), a pass (an empty hand's automatic pass included), a Jack cancelled by the Jack of
     #: Diamonds, a card set aside in the sequential mulligan, and the end-of-battle choices about face-up cards

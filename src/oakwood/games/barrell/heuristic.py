@@ -133,7 +133,9 @@ class _Battle:
         "_suits",
         "_tops",
         "bonus",
+        "card_value",
         "deck",
+        "heart_value",
         "known",
         "kod",
         "obs",
@@ -142,9 +144,17 @@ class _Battle:
         "void",
     )
 
-    def __init__(self, obs: dict[str, Any], deck: Sequence[int] = ALL_CARDS) -> None:
+    def __init__(
+        self,
+        obs: dict[str, Any],
+        deck: Sequence[int] = ALL_CARDS,
+        card_value: float = UNSEEN_CARD_VALUE,
+        heart_value: float = UNSEEN_HEART_VALUE,
+    ) -> None:
         self.obs = obs
         self.deck = deck  # the cards in play (BR-24: a custom deck_composition leaves some out)
+        #: What an unseen face-down card is worth on average: its non-heart value and its heart value.
+        self.card_value, self.heart_value = card_value, heart_value
         jd = obs["jack_of_diamonds"]
         before = obs.get("before_jack_of_diamonds")  # only under jod_scope=cards_on_table_only
         bonus = reduced = 0
@@ -214,7 +224,7 @@ class _Battle:
 
     def unseen_losses(self, reduced: int) -> tuple[float, float]:
         """What a Queen of each ``reduced`` suit takes from an unseen face-down card on average: (non-heart value,
-        heart value), in the units of ``UNSEEN_CARD_VALUE`` and ``UNSEEN_HEART_VALUE``, from the unseen pool."""
+        heart value), in the units of ``card_value`` and ``heart_value``, from the unseen pool."""
         if not reduced:
             return 0.0, 0.0
         cached = self._losses.get(reduced)
@@ -236,8 +246,8 @@ class _Battle:
         lost = [totals[s] - counts[s] if reduced >> s & 1 else 0 for s in range(4)]
         plain_lost = lost[CLUBS] + lost[DIAMONDS] + lost[SPADES]
         losses = (
-            UNSEEN_CARD_VALUE * plain_lost / plain if plain else 0.0,
-            UNSEEN_HEART_VALUE * lost[HEARTS] / totals[HEARTS] if totals[HEARTS] else 0.0,
+            self.card_value * plain_lost / plain if plain else 0.0,
+            self.heart_value * lost[HEARTS] / totals[HEARTS] if totals[HEARTS] else 0.0,
         )
         self._losses[reduced] = losses
         return losses
@@ -266,14 +276,53 @@ class _Battle:
 
 
 class BarrellHeuristic:
-    """The ``heuristic`` Barrell agent."""
+    """The ``heuristic`` Barrell agent.
+
+    Its rules of thumb are class attributes, so that the strategist (``strategist.py``) can play the same rules
+    with other figures."""
 
     name = "heuristic"
+    #: An unseen face-down card's expected non-heart value, and its heart value (handed to a rival).
+    card_value: float = UNSEEN_CARD_VALUE
+    heart_value: float = UNSEEN_HEART_VALUE
+    #: A lead safe enough to pass on: more than ``safe_lead`` + ``safe_lead_per_rival`` per rival still playing,
+    #: or more than ``small_lead`` with at most ``small_hand`` cards left to play.
+    safe_lead: float = 8.0
+    safe_lead_per_rival: float = 4.0
+    small_lead: float = 4.0
+    small_hand: int = 3
+    #: The Jack of Clubs ends the battle when the lead is more than this.
+    lock_lead: float = 3.0
+    #: A battle is given up when the lead plus what the ``reach_cards`` best cards add is below 0 and at most
+    #: ``hopeless_hand`` cards are left to play.
+    reach_cards: int = 4
+    hopeless_hand: int = 4
+    #: The least a card must add to be played rather than passing.
+    min_gain: float = 0.5
+    #: What the Jack of Hearts (two cards drawn) and the King of Spades (a card back from Discard) add; the King
+    #: of Clubs adds the field's value less ``kc_cost`` once the field is worth ``kc_field``; the Jack of Spades
+    #: adds what it takes from the lead, less ``js_cost``.
+    jh_gain: float = 9.0
+    ks_gain: float = 2.0
+    kc_field: float = 10.0
+    kc_cost: float = 4.0
+    js_cost: float = 4.0
+    #: The mulligan sets aside plain cards up to this rank while the hand holds more than ``mulligan_hand``.
+    mulligan_rank: int = 3
+    mulligan_hand: int = 4
+    #: Before passing: see ``JOKER_INSURES``, ``KH_RETURNS`` and ``JD_PROTECTS``.
+    joker_insures: float = JOKER_INSURES
+    kh_returns: float = KH_RETURNS
+    jd_protects: float = JD_PROTECTS
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
         #: The cards in play in the game being played (the ``deck_composition`` option is public).
         self.deck: Sequence[int] = ALL_CARDS
+
+    def _battle(self, obs: dict[str, Any]) -> _Battle:
+        """The current battle as this seat sees it, unseen cards judged by this bot's figures."""
+        return _Battle(obs, self.deck, self.card_value, self.heart_value)
 
     # ------------------------------------------------------------------ estimates
     def _split(
@@ -311,8 +360,8 @@ class BarrellHeuristic:
                 own += value
         if unseen:
             lost_plain, lost_hearts = battle.unseen_losses(reduced)
-            own += unseen * (UNSEEN_CARD_VALUE - lost_plain)
-            hearts += unseen * (UNSEEN_HEART_VALUE - lost_hearts)
+            own += unseen * (battle.card_value - lost_plain)
+            hearts += unseen * (battle.heart_value - lost_hearts)
         if kod:
             # BR-9: the field's highest card goes; an unseen one is a heart a quarter of the time.
             guess = battle.expected_top(unseen, reduced) if unseen else 0.0
@@ -322,7 +371,7 @@ class BarrellHeuristic:
                 else:
                     own -= top
             else:
-                share = UNSEEN_HEART_VALUE / (UNSEEN_CARD_VALUE + UNSEEN_HEART_VALUE)
+                share = battle.heart_value / (battle.card_value + battle.heart_value)
                 own -= guess * (1 - share)
                 hearts -= guess * share
         return (own * 2 if doubled else own), hearts
@@ -330,7 +379,7 @@ class BarrellHeuristic:
     def _estimates(self, obs: dict[str, Any], seat: int, battle: _Battle | None = None, extra: int = -1) -> list[float]:
         """Every seat's expected battle score, assuming each player's hearts go to its strongest rival;
         ``extra``: a card ``seat`` would play (a numbered card, a Queen or the King of Diamonds)."""
-        battle = battle or _Battle(obs, self.deck)
+        battle = battle or self._battle(obs)
         reduced, kod = battle.reduced, battle.kod
         if extra >= 0 and not obs["jack_of_diamonds"]:
             if IS_QUEEN[extra]:
@@ -349,7 +398,7 @@ class BarrellHeuristic:
 
     def _rival(self, obs: dict[str, Any], seat: int) -> int:
         """The opponent to hurt: the best field now, then the most wins."""
-        battle = _Battle(obs, self.deck)
+        battle = self._battle(obs)
         parts = [self._split(obs, p, battle, battle.reduced, battle.kod)[0] for p in range(obs["players"])]
         others = [p for p in range(obs["players"]) if p != seat]
         return max(others, key=lambda p: (parts[p], obs["wins"][p], -p))
@@ -393,9 +442,12 @@ class BarrellHeuristic:
         weak = [
             a
             for a in legal
-            if a.verb == MULLIGAN and IS_NUMBERED[a.card] and SUIT[a.card] != HEARTS and 2 <= RANK[a.card] <= 3
+            if a.verb == MULLIGAN
+            and IS_NUMBERED[a.card]
+            and SUIT[a.card] != HEARTS
+            and 2 <= RANK[a.card] <= self.mulligan_rank
         ]
-        if weak and len(obs["hand"]) > 4:
+        if weak and len(obs["hand"]) > self.mulligan_hand:
             return min(weak, key=lambda a: RANK[a.card])
         return next(a for a in legal if a.verb == KEEP)
 
@@ -411,7 +463,7 @@ class BarrellHeuristic:
         pass_action = next(a for a in legal if a.verb == PASS)
         if self._sit_out(obs, seat):
             return pass_action
-        battle = _Battle(obs, self.deck)
+        battle = self._battle(obs)
         scores = self._estimates(obs, seat, battle)
         others = [p for p in range(obs["players"]) if p != seat]
         live_count = sum(1 for p in others if not obs["passed"][p])
@@ -422,21 +474,32 @@ class BarrellHeuristic:
             if lead > 0:
                 return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
         else:
-            if lead > 8 + 4 * live_count or (lead > 4 and len(plays) <= 3):
+            safe = self.safe_lead + self.safe_lead_per_rival * live_count
+            if lead > safe or (lead > self.small_lead and len(plays) <= self.small_hand):
                 return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
             jack = next((a for a in plays if a.card == JACK_OF_CLUBS), None)
-            if jack is not None and lead > 3 and not jd:
+            if jack is not None and lead > self.lock_lead and not jd:
                 return jack  # lock the lead in: the battle ends at once
         gains = [self._gain(obs, seat, a.card, lead, battle) for a in plays]
-        # What the four best cards could still add (a card that would hurt us is simply not played).
-        reach = sum(sorted((max(g, 0.0) for g in gains), reverse=True)[:4])
-        if lead + reach < 0 and len(plays) <= 4:
+        # What the best cards could still add (a card that would hurt us is simply not played).
+        reach = sum(sorted((max(g, 0.0) for g in gains), reverse=True)[: self.reach_cards])
+        if lead + reach < 0 and len(plays) <= self.hopeless_hand and self._may_give_up(obs, seat):
             # hopeless with what is left: keep the cards for a later battle
             return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
-        gain, _, best = max(zip(gains, [-a.card for a in plays], plays, strict=True))
-        if gain > 0.5:
+        best = self._choose(plays, gains, lead, live)
+        if best is not None:
             return best
         return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
+
+    def _may_give_up(self, obs: dict[str, Any], seat: int) -> bool:
+        """Whether a hopeless battle may be given up (the heuristic: always)."""
+        return True
+
+    def _choose(self, plays: Sequence[Action], gains: Sequence[float], lead: float, live: bool) -> Action | None:
+        """The card to play, given what each adds (``gains``), or ``None`` to pass: the one that adds most, if it
+        adds more than ``min_gain`` (of equal gains the lowest card)."""
+        gain, _, best = max(zip(gains, [-a.card for a in plays], plays, strict=True))
+        return best if gain > self.min_gain else None
 
     def _before_passing(
         self, obs: dict[str, Any], seat: int, plays: Sequence[Action], battle: _Battle, lead: float, live: bool
@@ -457,16 +520,16 @@ class BarrellHeuristic:
         mine = [_card(s["card"]) for s in obs["fields"][seat] if s["card"] is not None]
         jokers = [held[c] for c in JOKERS if c in held]
         worth = [self._worth_in_hand(c) for c in mine if not IS_JOKER[c]]
-        if jokers and len(worth) == len(mine) and sum(worth) > JOKER_INSURES:
+        if jokers and len(worth) == len(mine) and sum(worth) > self.joker_insures:
             return jokers[0]
         jd = obs["jack_of_diamonds"]
-        if KING_OF_HEARTS in held and not jd and max(worth, default=0.0) >= KH_RETURNS:
+        if KING_OF_HEARTS in held and not jd and max(worth, default=0.0) >= self.kh_returns:
             return held[KING_OF_HEARTS]
         if JACK_OF_DIAMONDS in held and not jd and lead > 0:
             if any(IS_FACE[c] and not IS_JACK[c] for c in mine):
                 return None  # it would cancel our own Queen or King
             own = self._split(obs, seat, battle, battle.reduced, battle.kod)[0]
-            if own < JD_PROTECTS:
+            if own < self.jd_protects:
                 return None
             rivals_hidden = any(
                 slot["card"] is None for p, field in enumerate(obs["fields"]) if p != seat for slot in field
@@ -498,14 +561,14 @@ class BarrellHeuristic:
         if jd and IS_FACE[card]:
             return -1.0  # cancelled by the Jack of Diamonds
         if card == JACK_OF_HEARTS:
-            return 9.0  # two more cards
+            return self.jh_gain  # two more cards
         if card == KING_OF_CLUBS:
             own = self._split(obs, seat, battle, battle.reduced, battle.kod)[0]
-            return own - 4 if own >= 10 else -1.0
+            return own - self.kc_cost if own >= self.kc_field else -1.0
         if card == JACK_OF_SPADES:
-            return -lead - 4
+            return -lead - self.js_cost
         if card == KING_OF_SPADES:
-            return 2.0  # a card back from Discard after the battle
+            return self.ks_gain  # a card back from Discard after the battle
         if IS_QUEEN[card] or card == KING_OF_DIAMONDS:
             # The Queen Zone hits every field (BR-7 to BR-9): worth it when the rivals lose more than we do.
             after = self._estimates(obs, seat, battle, extra=card)
