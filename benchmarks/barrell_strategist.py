@@ -29,7 +29,7 @@ import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYT
 from oakwood.arena.simulate import simulate
 from oakwood.arena.spec import SimulationSpec
 from oakwood.arena.stats import DealSummary, deal_summary
-from oakwood.games.barrell.strategist import BarrellStrategist
+from oakwood.games.barrell.strategist import FIGURES, TUNED, BarrellStrategist
 
 HERE = Path(__file__).resolve().parent
 #: Each figure's range in the search: (low, high); integers where the figure is a count or a rank.
@@ -75,9 +75,9 @@ def duel(figures: dict[str, float], deals: int, seed: int, players: int, workers
 
 def _suggest(trial: Any) -> dict[str, float]:
     figures: dict[str, float] = {}
-    committed = BarrellStrategist()
+    kinds = BarrellStrategist()
     for name, (low, high) in SPACE.items():
-        if isinstance(getattr(committed, name), int):
+        if isinstance(getattr(kinds, name), int):
             figures[name] = trial.suggest_int(name, int(low), int(high))
         else:
             figures[name] = trial.suggest_float(name, low, high)
@@ -96,9 +96,9 @@ def tune(args: argparse.Namespace) -> None:
         load_if_exists=True,
     )
     if not study.trials:
-        # Start from where the bot stands: the committed figures (the heuristic's where none is tuned).
-        committed = BarrellStrategist()
-        study.enqueue_trial({name: getattr(committed, name) for name in SPACE})
+        # Start from where the bot stands: its committed figures at this size (the heuristic's where none).
+        own = BarrellStrategist()
+        study.enqueue_trial({name: getattr(own, name) for name in SPACE} | TUNED.get(args.players, {}))
 
     def objective(trial: Any) -> float:
         started = time.perf_counter()
@@ -124,8 +124,8 @@ def check(args: argparse.Namespace) -> None:
     figures: dict[str, float] = {}
     for item in args.set:
         name, _, text = item.partition("=")
-        if name not in SPACE and name != "finish_margin":
-            raise SystemExit(f"--set {item}: no figure {name!r}; choose from {', '.join(SPACE)}")
+        if name not in FIGURES:
+            raise SystemExit(f"--set {item}: no figure {name!r}; choose from {', '.join(FIGURES)}")
         try:
             figures[name] = float(ast.literal_eval(text))
         except (ValueError, SyntaxError):

@@ -19,15 +19,67 @@ uses it as its guide (``Game.search_guide``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
+
+from oakwood.engine.agent import PlayerView
 
 from .actions import Action
 from .cards import IS_NUMBERED
 from .heuristic import BarrellHeuristic
 
-#: The figures the strategist plays with where they differ from the heuristic's.
-TUNED: dict[str, float] = {}
+#: The figures the strategist may play with other values than the heuristic's (``heuristic.py`` says what each is).
+FIGURES = (
+    "card_value",
+    "heart_value",
+    "safe_lead",
+    "safe_lead_per_rival",
+    "small_lead",
+    "small_hand",
+    "lock_lead",
+    "reach_cards",
+    "hopeless_hand",
+    "min_gain",
+    "jh_gain",
+    "ks_gain",
+    "kc_field",
+    "kc_cost",
+    "js_cost",
+    "mulligan_rank",
+    "mulligan_hand",
+    "joker_insures",
+    "kh_returns",
+    "jd_protects",
+    "finish_margin",
+)
+
+#: The tuned figures by table size (``benchmarks/barrell_strategist.py tune``: 250 trials of 2,000 two-player
+#: deals, seed 1). At a size not tuned here the strategist plays the heuristic's figures with its two rules.
+TUNED: dict[int, dict[str, float]] = {
+    2: {
+        "card_value": 4.51,
+        "heart_value": 2.76,
+        "safe_lead": 2.04,
+        "safe_lead_per_rival": 0.25,
+        "small_lead": 11.11,
+        "small_hand": 2,
+        "lock_lead": 1.93,
+        "reach_cards": 6,
+        "hopeless_hand": 4,
+        "min_gain": -0.97,
+        "jh_gain": 3.12,
+        "ks_gain": 4.34,
+        "kc_field": 14.23,
+        "kc_cost": 1.02,
+        "js_cost": 4.05,
+        "mulligan_rank": 5,
+        "mulligan_hand": 4,
+        "joker_insures": 1.64,
+        "kh_returns": 2.73,
+        "jd_protects": 1.03,
+        "finish_margin": 4.53,
+    },
+}
 
 
 class BarrellStrategist(BarrellHeuristic):
@@ -38,15 +90,26 @@ class BarrellStrategist(BarrellHeuristic):
     finish_margin: float = 1.0
 
     def __init__(self, seed: int = 0, **figures: float) -> None:
-        """A strategist with ``seed``; ``figures`` replace tuned figures by name (for tuning; unknown names are
-        refused)."""
+        """A strategist with ``seed``; ``figures`` replace its figures by name at every table size (for tuning;
+        a name not in ``FIGURES`` is refused)."""
         super().__init__(seed)
-        for name, value in {**TUNED, **figures}.items():
-            # Read from the instance: the compiled class keeps these as instance attributes with defaults.
-            current = getattr(self, name, None)
-            if name.startswith("_") or isinstance(current, bool) or not isinstance(current, int | float):
-                raise TypeError(f"the Barrell strategist has no figure {name!r}")
-            setattr(self, name, type(current)(value))
+        unknown = sorted(set(figures) - set(FIGURES))
+        if unknown:
+            raise TypeError(f"the Barrell strategist has no figure {unknown[0]!r}; choose from {', '.join(FIGURES)}")
+        #: The figures this bot was made with: the class's (the heuristic's), and the ones given.
+        self._own = {name: getattr(self, name) for name in FIGURES}
+        self._given = figures
+        self._players = 0  # the table size the figures in use are for (0: none yet)
+
+    def act(self, view: PlayerView) -> Hashable:
+        """The heuristic's decision with the figures tuned for this table size."""
+        players = view.observation["players"]
+        if players != self._players:
+            self._players = players
+            for name, value in {**self._own, **TUNED.get(players, {}), **self._given}.items():
+                # Each figure keeps its type (a count stays an int); the compiled class checks it.
+                setattr(self, name, type(self._own[name])(value))
+        return super().act(view)
 
     def _may_give_up(self, obs: dict[str, Any], seat: int) -> bool:
         """Not when a rival is one win from the game: losing this battle would lose it."""
