@@ -13,7 +13,7 @@ Two commands:
 
     python benchmarks/barrell_strategist.py tune --trials 200 --deals 2000 --seed 1
     python benchmarks/barrell_strategist.py check --deals 4000 --seed 2
-    python benchmarks/barrell_strategist.py check --deals 4000 --seed 2 --set finish_margin=100
+    python benchmarks/barrell_strategist.py check --deals 4000 --seed 2 --set card_value=3.2 --set heart_value=1
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ SPACE: dict[str, tuple[float, float]] = {
     "joker_insures": (0.0, 15.0),
     "kh_returns": (0.0, 11.0),
     "jd_protects": (0.0, 15.0),
-    "finish_margin": (-1.0, 6.0),
 }
 
 
@@ -110,7 +109,8 @@ def tune(args: argparse.Namespace) -> None:
         )
         return summary.win_rate
 
-    study.optimize(objective, n_trials=max(0, args.trials - len(study.trials)))
+    done = sum(1 for trial in study.trials if trial.state.is_finished())  # an enqueued trial is not done yet
+    study.optimize(objective, n_trials=max(0, args.trials - done))
     best = study.best_trial
     print(f"best: trial {best.number}, win share {best.value:.4f} over {args.deals} deals (seed {args.seed})")
     print("TUNED = {")

@@ -164,10 +164,27 @@ def test_departures_plays_both_moves_out_on_the_same_fresh_worlds() -> None:
     assert proposals == [(first, second, verdict)]
 
 
+def test_barrell_strategist_tunes_every_figure_and_checks_on_other_deals() -> None:
+    tuning = load("barrell_strategist")
+    from oakwood.games.barrell.strategist import FIGURES
+
+    assert set(tuning.SPACE) == set(FIGURES)  # the search covers every figure the bot takes, and only those
+    script = str(BENCHMARKS / "barrell_strategist.py")
+    tune = [script, "tune", "--trials", "2", "--deals", "3", "--workers", "1", "--storage", "sqlite:///:memory:"]
+    run = subprocess.run([sys.executable, *tune], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "trial 1:" in run.stdout and "TUNED = {" in run.stdout and '"jd_protects":' in run.stdout
+    check = [script, "check", "--deals", "3", "--workers", "1", "--set", "card_value=3.2"]
+    run = subprocess.run([sys.executable, *check], capture_output=True, text=True)
+    assert run.returncode == 0 and "strategist card_value=3.2 against heuristic: win share" in run.stdout
+    run = subprocess.run([sys.executable, script, "check", "--set", "rng=1"], capture_output=True, text=True)
+    assert run.returncode != 0 and "no figure 'rng'" in run.stderr
+
+
 #: The scripts that run the engines, which must run the form they are given (issue 36): ``checkout`` first.
 ENGINE_SCRIPTS = (
-    "barrell_heuristic", "departures", "duel", "expert_sprt", "inference", "openspiel_match", "store_cost",
-    "strength", "value_net",
+    "barrell_heuristic", "barrell_strategist", "departures", "duel", "expert_sprt", "inference", "openspiel_match",
+    "store_cost", "strength", "value_net",
 )  # fmt: skip
 
 

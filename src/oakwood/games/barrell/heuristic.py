@@ -297,7 +297,7 @@ class BarrellHeuristic:
     #: ``hopeless_hand`` cards are left to play.
     reach_cards: int = 4
     hopeless_hand: int = 4
-    #: The least a card must add to be played rather than passing.
+    #: The least a card must add to be played rather than passing (the one that adds most is played).
     min_gain: float = 0.5
     #: What the Jack of Hearts (two cards drawn) and the King of Spades (a card back from Discard) add; the King
     #: of Clubs adds the field's value less ``kc_cost`` once the field is worth ``kc_field``; the Jack of Spades
@@ -486,20 +486,14 @@ class BarrellHeuristic:
         if lead + reach < 0 and len(plays) <= self.hopeless_hand and self._may_give_up(obs, seat):
             # hopeless with what is left: keep the cards for a later battle
             return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
-        best = self._choose(plays, gains, lead, live)
-        if best is not None:
+        gain, _, best = max(zip(gains, [-a.card for a in plays], plays, strict=True))
+        if gain > self.min_gain:
             return best
         return self._before_passing(obs, seat, plays, battle, lead, live) or pass_action
 
     def _may_give_up(self, obs: dict[str, Any], seat: int) -> bool:
         """Whether a hopeless battle may be given up (the heuristic: always)."""
         return True
-
-    def _choose(self, plays: Sequence[Action], gains: Sequence[float], lead: float, live: bool) -> Action | None:
-        """The card to play, given what each adds (``gains``), or ``None`` to pass: the one that adds most, if it
-        adds more than ``min_gain`` (of equal gains the lowest card)."""
-        gain, _, best = max(zip(gains, [-a.card for a in plays], plays, strict=True))
-        return best if gain > self.min_gain else None
 
     def _before_passing(
         self, obs: dict[str, Any], seat: int, plays: Sequence[Action], battle: _Battle, lead: float, live: bool

@@ -1,31 +1,28 @@
-"""A Barrell bot that plays like a strong player: the heuristic's rules with figures tuned, and two rules of economy.
+"""A Barrell bot that plays like a strong player: the heuristic's rules of thumb with tuned figures, and no battle
+given up that would lose the game.
 
-Hands are dealt once (BR-2): every card spent on one battle is missing from the next, and a battle won by one
-point counts as much as one won by twenty. The heuristic spends its biggest card whenever it plays. This bot
-plays the heuristic's rules of thumb (``heuristic.py``) with two changes:
+It plays the heuristic's rules (``heuristic.py``) with two changes, measured on duplicate two-player deals against
+the heuristic (``benchmarks/barrell_strategist.py``; figures in ``benchmarks/README.md``):
 
-- **Win cheaply.** When every rival has passed and it is behind, it plays the *smallest* card that takes the
-  lead by more than ``finish_margin`` (its own cards it knows exactly; the rivals' face-down cards it judges at
-  ``card_value`` each), and its biggest only if none does.
-- **Never give up at the last battle.** A battle that looks hopeless is given up to keep the cards for the next
-  one, unless a rival is one win from the game: losing it loses the game, so it plays on.
+- **Tuned figures** (two players): what a rival's face-down card is worth, the leads it passes on, when a battle
+  is hopeless, what the face cards add, which cards the mulligan sets aside. Tuned with Optuna (250 trials of
+  2,000 deals), they carry most of the gain: the figure that matters most is the rival's face-down card, which
+  the heuristic judges as an average card (3.2 points and 1 of hearts) and the tuned bot at 4.5 and 2.8 —
+  players put their good cards down. At other table sizes it plays the heuristic's figures (``TUNED``).
+- **The last battle is fought out.** A battle that looks hopeless is given up to keep the cards for the next one
+  (hands are dealt once, BR-2), unless a rival is one win from the game: losing it would lose the game.
+  Worth about 5 points of win share at two players.
 
-The figures (what an unseen card is worth, the leads it passes on, when a battle is hopeless, what the face
-cards add) were tuned with Optuna on duplicate two-player deals against the heuristic and checked on other
-deals and against time-matched PIMC (``benchmarks/barrell_strategist.py``; figures in ``benchmarks/README.md``).
-Like the heuristic it reads only its observation and the game's public options, and it is as cheap, so search
-uses it as its guide (``Game.search_guide``).
+Like the heuristic it reads only its observation and the game's public options, and a decision costs the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any
 
 from oakwood.engine.agent import PlayerView
 
-from .actions import Action
-from .cards import IS_NUMBERED
 from .heuristic import BarrellHeuristic
 
 #: The figures the strategist may play with other values than the heuristic's (``heuristic.py`` says what each is).
@@ -50,11 +47,11 @@ FIGURES = (
     "joker_insures",
     "kh_returns",
     "jd_protects",
-    "finish_margin",
 )
 
 #: The tuned figures by table size (``benchmarks/barrell_strategist.py tune``: 250 trials of 2,000 two-player
-#: deals, seed 1). At a size not tuned here the strategist plays the heuristic's figures with its two rules.
+#: deals, seed 1; ``finish_margin``, a rule since dropped, was tuned with them). At a size not tuned here the
+#: strategist plays the heuristic's figures.
 TUNED: dict[int, dict[str, float]] = {
     2: {
         "card_value": 4.51,
@@ -77,17 +74,14 @@ TUNED: dict[int, dict[str, float]] = {
         "joker_insures": 1.64,
         "kh_returns": 2.73,
         "jd_protects": 1.03,
-        "finish_margin": 4.53,
     },
 }
 
 
 class BarrellStrategist(BarrellHeuristic):
-    """The heuristic's rules with tuned figures; wins battles with its cheapest sufficient card."""
+    """The heuristic's rules with the figures tuned for the table size; fights out a battle that decides the game."""
 
     name = "strategist"
-    #: When every rival has passed, the smallest card that leads by more than this is played.
-    finish_margin: float = 1.0
 
     def __init__(self, seed: int = 0, **figures: float) -> None:
         """A strategist with ``seed``; ``figures`` replace its figures by name at every table size (for tuning;
@@ -114,16 +108,3 @@ class BarrellStrategist(BarrellHeuristic):
     def _may_give_up(self, obs: dict[str, Any], seat: int) -> bool:
         """Not when a rival is one win from the game: losing this battle would lose it."""
         return all(wins < 1 for p, wins in enumerate(obs["wins"]) if p != seat)
-
-    def _choose(self, plays: Sequence[Action], gains: Sequence[float], lead: float, live: bool) -> Action | None:
-        """With every rival passed and the lead lost, the smallest numbered card that wins it back by more than
-        ``finish_margin``; otherwise the heuristic's choice."""
-        if not live and lead <= 0:
-            enough = [
-                (gain, a)
-                for gain, a in zip(gains, plays, strict=True)
-                if IS_NUMBERED[a.card] and lead + gain > self.finish_margin
-            ]
-            if enough:
-                return min(enough, key=lambda pair: (pair[0], pair[1].card))[1]
-        return super()._choose(plays, gains, lead, live)
