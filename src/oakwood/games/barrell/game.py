@@ -26,16 +26,18 @@ class Barrell(Game[BarrellOptions]):
         "heuristic": "oakwood.games.barrell.heuristic:BarrellHeuristic",
         "strategist": "oakwood.games.barrell.strategist:BarrellStrategist",
     }
+    #: hard, expert (benchmarks/strength.py). The expert's 900 beat 300 in an SPRT on duplicate two-player deals (H0
+    #: 0.50 / H1 0.58, H1 accepted after 44 deals, share 0.625: benchmarks/README.md, "Expert changes"): its guide is
+    #: medium itself, so what it gains is its search, and more search gains more. About 0.3-0.5 s a move compiled
+    #: (the form `make run` serves), 0.6-0.8 s pure; the web server caps a search at RoomSettings.bot_seconds.
+    #: The guide stays the heuristic (``Game.search_guide``): guided by the stronger strategist the expert did no
+    #: better against time-matched PIMC (benchmarks/README.md, "barrell_strategist.py").
+    level_iterations: ClassVar[tuple[int, int] | None] = (100, 900)
     #: Events that reveal nothing hidden and no random result: a card played (face down, or a Jack face up
     #: from one's own hand), a pass (an empty hand's automatic pass included), a Jack cancelled by the Jack of
     #: Diamonds, a card set aside in the sequential mulligan, and the end-of-battle choices about face-up cards
     #: (Joker, King of Hearts return, King of Spades take). Not ``swap``/``rotate`` (the initiator may look at
     #: face-down cards), ``gift`` (the last gift reveals everyone's secret choices), nor any draw or reveal.
-    #: hard, expert (benchmarks/strength.py). The expert's 900 beat 300 in an SPRT on duplicate two-player deals (H0
-    #: 0.50 / H1 0.58, H1 accepted after 44 deals, share 0.625: benchmarks/README.md, "Expert changes"): its guide is
-    #: medium itself, so what it gains is its search, and more search gains more. About 0.3-0.5 s a move compiled
-    #: (the form `make run` serves), 0.6-0.8 s pure; the web server caps a search at RoomSettings.bot_seconds.
-    level_iterations: ClassVar[tuple[int, int] | None] = (100, 900)
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {"play", "pass", "cancelled", "mulligan_aside", "joker", "return", "take"}
     )
