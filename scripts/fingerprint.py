@@ -5,8 +5,8 @@ each option's every other value alone) and every table size, seeded random games
 the public API, and one SHA-256 per (game, option set) is taken over, at every step: every seat's and the
 spectator's observation, every acting seat's legal tuple and mask, a ``determinize`` world of one seat (its
 notation, observation and legal actions; every ``--world-every`` steps), the action chosen, and at the end every
-event (hidden parts included), the scores, winners, replay and saved JSON. A few ISMCTS decisions per game and a
-heuristic bot's moves are hashed too (the search is compiled as well). Which form runs is printed and recorded.
+event (hidden parts included), the scores, winners, replay and saved JSON. A few ISMCTS decisions per game and the
+moves of the game's own bots (heuristic, strategist) are hashed too (the search and the bots are compiled as well). Which form runs is printed and recorded.
 
     python scripts/fingerprint.py --json pure.json                        # the form on sys.path (PYTHONPATH)
     PYTHONPATH=build/compiled python scripts/fingerprint.py --json compiled.json
@@ -168,7 +168,7 @@ def fingerprint_set(name: str, options: dict[str, Any], games: int, world_every:
 
 
 def fingerprint_search(name: str) -> str:
-    """The hash of a few ISMCTS searches (guided and not) and heuristic moves along seeded games."""
+    """The hash of a few ISMCTS searches (guided and not) and the game's own bots' moves along seeded games."""
     import oakwood
     from oakwood.agents import make_agent
     from oakwood.engine import PlayerView, Rng
@@ -184,7 +184,7 @@ def fingerprint_search(name: str) -> str:
                 seats = state.to_act()
                 seat = seats[0]
                 if step % 15 == 0:
-                    for agent_name in ("ismcts", "heuristic"):
+                    for agent_name in ("ismcts", *game.agents):  # the search, the heuristic, the strategist
                         settings = {"iterations": 40} if agent_name == "ismcts" else {}
                         agent = make_agent(game, agent_name, seed=step, **settings)
                         choice = agent.act(PlayerView.for_agent(state, seat, agent, Rng(step)))
