@@ -6,7 +6,8 @@ the public API, and one SHA-256 per (game, option set) is taken over, at every s
 spectator's observation, every acting seat's legal tuple and mask, a ``determinize`` world of one seat (its
 notation, observation and legal actions; every ``--world-every`` steps), the action chosen, and at the end every
 event (hidden parts included), the scores, winners, replay and saved JSON. A few ISMCTS decisions per game and the
-moves of the game's own bots (heuristic, strategist) are hashed too (the search and the bots are compiled as well). Which form runs is printed and recorded.
+moves of the game's own bots (heuristic, strategist) are hashed too (the search and the bots are compiled as
+well). Which form runs is printed and recorded.
 
     python scripts/fingerprint.py --json pure.json                        # the form on sys.path (PYTHONPATH)
     PYTHONPATH=build/compiled python scripts/fingerprint.py --json compiled.json
