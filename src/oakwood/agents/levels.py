@@ -3,9 +3,10 @@
 - ``easy`` is the random bot: it plays any legal move.
 - ``medium`` is the game's heuristic bot (random for a game without one): a sensible player.
 - ``hard`` and ``expert`` are ISMCTS with the game's two iteration budgets (``Game.level_iterations``): search
-  that never sees a hidden card, only worlds drawn from what its seat knows, guided by the game's strongest
-  bot (``Game.search_guide``: the strategist in S'Quarrels and Nutty Squirrels, the heuristic in Barrell;
-  ``ismcts.py`` keeps the guide's move unless its search is sure of a better one). A game whose search was
+  that never sees a hidden card, only worlds drawn from what its seat knows, guided by the bot that made the
+  strongest search (``Game.search_guide``: the strategist in S'Quarrels and Nutty Squirrels, the heuristic in
+  Barrell, whose strategist is stronger alone but made the search no stronger; ``ismcts.py`` keeps the guide's
+  move unless its search is sure of a better one). A game whose search was
   measured weaker than its heuristic sets no budgets, and both levels play the heuristic rather than a
   search known to lose to it; ``oakwood games`` shows what was measured.
 
