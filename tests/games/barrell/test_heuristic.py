@@ -14,7 +14,7 @@ from oakwood.games.barrell.actions import PLAY, Action
 from oakwood.games.barrell.cards import NAMES
 from oakwood.games.barrell.heuristic import BarrellHeuristic
 
-from .helpers import position, state_of
+from .helpers import legal_self_play, position, state_of
 
 
 # Measured win shares (these seeds): 2 players 0.80, 3 players 0.69, 4 players 0.54 since the bot plays every
@@ -139,19 +139,8 @@ def test_a_joker_insures_a_lost_battle_and_takes_the_field_back() -> None:
 )
 def test_every_move_is_legal_over_many_seeded_games(options: dict[str, str]) -> None:
     game = oakwood.load("barrell", **options)
-    played: set[str] = set()
-    for seed in range(24):
-        players = 2 + seed % 3
-        state = game.new_state(players, seed)
-        bots = [BarrellHeuristic(seed=seed * 4 + s) for s in range(players)]
-        while not state.is_terminal():
-            seat = state.to_act()[0]
-            view = PlayerView.of(state, seat)
-            action = bots[seat].act(view)
-            assert action in view.legal_actions, (seed, str(action), state.to_notation())
-            if isinstance(action, Action) and action.verb == PLAY:
-                played.add(NAMES[action.card])
-            state.apply(seat, action)
+    actions = legal_self_play(game, BarrellHeuristic, games=24)
+    played = {NAMES[a.card] for a in actions if isinstance(a, Action) and a.verb == PLAY}
     # Over these games the bot used Queens, the K♦, the K♥, the J♦ and the Jokers, not only the cards it knew.
     assert {"KH", "JD", "RJ"} <= played and played & {"QC", "QD", "QH", "QS", "KD"}
     assert played <= {NAMES[c] for c in game.deck_cards}

@@ -12,7 +12,7 @@ from oakwood.engine.agent import PlayerView
 from oakwood.games.barrell.heuristic import BarrellHeuristic
 from oakwood.games.barrell.strategist import FIGURES, TUNED, BarrellStrategist
 
-from .helpers import position, state_of
+from .helpers import legal_self_play, position, state_of
 
 
 def _move(bot: BarrellHeuristic, text: str, seat: int = 1) -> str:
@@ -55,18 +55,8 @@ def test_its_figures_are_tuned_by_table_size_and_unknown_ones_are_refused() -> N
 @pytest.mark.parametrize(
     "options", [{}, {"heart_gift": "split_per_card", "jod_scope": "cards_on_table_only", "jos_mode": "rotate_all"}]
 )
-def test_every_move_is_legal_and_hidden_cards_change_nothing(options: dict[str, str]) -> None:
-    game = oakwood.load("barrell", **options)
-    for seed in range(18):
-        players = 2 + seed % 3
-        state = game.new_state(players, seed)
-        bots = [BarrellStrategist(seed=seed * 4 + s) for s in range(players)]
-        while not state.is_terminal():
-            seat = state.to_act()[0]
-            view = PlayerView.of(state, seat)
-            action = bots[seat].act(view)
-            assert action in view.legal_actions, (seed, str(action), state.to_notation())
-            state.apply(seat, action)
+def test_every_move_is_legal_over_many_seeded_games(options: dict[str, str]) -> None:
+    assert legal_self_play(oakwood.load("barrell", **options), BarrellStrategist, games=18)
 
 
 def test_the_move_does_not_depend_on_cards_the_bot_cannot_see() -> None:
