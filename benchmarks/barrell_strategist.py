@@ -5,13 +5,15 @@ Two commands:
 - ``tune``: an Optuna study (TPE, seeded) over the strategist's figures. Each trial plays the strategist with the
   trial's figures against the heuristic on the same ``--deals`` duplicate deals (each deal once with the
   strategist at every seat, so both bots play the same cards) and scores its win share. The study is kept in
-  ``--storage`` (SQLite) under ``--study``, so a stopped run goes on where it stopped; at the end it prints the
-  best figures as the ``TUNED`` dictionary to put in ``strategist.py``.
+  ``--storage`` (SQLite) under ``--study`` (by default one study per table size), so a stopped run goes on where
+  it stopped; at the end it prints the best figures as the entry of ``TUNED`` (by table size) to put in
+  ``strategist.py``.
 - ``check``: the strategist (its committed figures, or ``--set NAME=VALUE`` on top of them) against the
   heuristic on other deals (``--seed``), with the 95 % interval over deals: a tuned result must hold on deals
   it was not tuned on.
 
-    python benchmarks/barrell_strategist.py tune --trials 200 --deals 2000 --seed 1
+    python benchmarks/barrell_strategist.py tune --trials 250 --deals 2000 --seed 1
+    python benchmarks/barrell_strategist.py tune --players 3 --trials 120 --deals 1000 --seed 1
     python benchmarks/barrell_strategist.py check --deals 4000 --seed 2
     python benchmarks/barrell_strategist.py check --deals 4000 --seed 2 --set card_value=3.2 --set heart_value=1
 """
@@ -88,7 +90,7 @@ def tune(args: argparse.Namespace) -> None:
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(
-        study_name=args.study,
+        study_name=args.study or f"barrell-strategist-{args.players}",
         storage=args.storage,
         direction="maximize",
         sampler=optuna.samplers.TPESampler(seed=args.seed, multivariate=True),
@@ -113,7 +115,7 @@ def tune(args: argparse.Namespace) -> None:
     study.optimize(objective, n_trials=max(0, args.trials - done))
     best = study.best_trial
     print(f"best: trial {best.number}, win share {best.value:.4f} over {args.deals} deals (seed {args.seed})")
-    print("TUNED = {")
+    print(f"TUNED[{args.players}] = {{")
     for name in SPACE:
         value = best.params[name]
         print(f'    "{name}": {value if isinstance(value, int) else round(value, 2)},')
@@ -149,7 +151,7 @@ def main() -> None:
         sub.add_argument("--players", type=int, default=2)
         sub.add_argument("--workers", type=int, default=2)
     commands.choices["tune"].add_argument("--trials", type=int, default=200)
-    commands.choices["tune"].add_argument("--study", default="barrell-strategist")
+    commands.choices["tune"].add_argument("--study", help="the study's name (default: barrell-strategist-PLAYERS)")
     commands.choices["tune"].add_argument("--storage", default=f"sqlite:///{HERE / '.barrell_strategist.db'}")
     commands.choices["check"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()

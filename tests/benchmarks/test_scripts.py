@@ -173,7 +173,7 @@ def test_barrell_strategist_tunes_every_figure_and_checks_on_other_deals() -> No
     tune = [script, "tune", "--trials", "2", "--deals", "3", "--workers", "1", "--storage", "sqlite:///:memory:"]
     run = subprocess.run([sys.executable, *tune], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "trial 1:" in run.stdout and "TUNED = {" in run.stdout and '"jd_protects":' in run.stdout
+    assert "trial 1:" in run.stdout and "TUNED[2] = {" in run.stdout and '"jd_protects":' in run.stdout
     check = [script, "check", "--deals", "3", "--workers", "1", "--set", "card_value=3.2"]
     run = subprocess.run([sys.executable, *check], capture_output=True, text=True)
     assert run.returncode == 0 and "strategist card_value=3.2 against heuristic: win share" in run.stdout
