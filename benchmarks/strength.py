@@ -597,7 +597,12 @@ def main() -> None:
     test = None
     if args.sprt is not None:
         test = sequential_test(parser, args)
-    if args.seconds is not None and args.opponent == "pimc":
+    if args.seconds is not None and args.opponent == "pimc" and isinstance(variant.get("seconds"), int | float):
+        print(
+            f"PIMC searches {args.seconds:g} s a move, the searching level {variant['seconds']:g} s (--variant)",
+            flush=True,
+        )
+    elif args.seconds is not None and args.opponent == "pimc":
         print(f"time-matched: the searching level and PIMC both search {args.seconds:g} s a move", flush=True)
     elif args.seconds is not None:
         print(f"every search of hard and expert capped at {args.seconds:g} s", flush=True)

@@ -106,6 +106,19 @@ def test_the_command_line_plays_against_pimc_and_reports_the_test(
     assert "SPRT 0.6/0.7: undecided at the cap of 2 deals" in out and "over 4 games" in out
 
 
+def test_a_seconds_variant_is_named_in_the_first_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The level searches the variant's seconds, PIMC the --seconds: the first line must not say "both search".
+    strength = load("strength")
+    argv = ["strength.py", "--cases", "barrell-2", "--levels", "expert", "--opponent", "pimc", "--seconds", "0.005"]
+    argv += ["--variant", "seconds=0.01", "--sprt", "0.6,0.7", "--max-deals", "2", "--batch", "2", "--workers", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    strength.main()
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "PIMC searches 0.005 s a move, the searching level 0.01 s (--variant)"
+
+
 def test_a_result_against_pimc_is_written_beside_the_levels_own(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
