@@ -28,7 +28,7 @@ from typing import Any
 
 import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
 
-from oakwood.arena.simulate import simulate
+from oakwood.arena.simulate import SimulationStopped, simulate
 from oakwood.arena.spec import SimulationSpec
 from oakwood.arena.stats import DealSummary, deal_summary
 from oakwood.games.barrell.strategist import FIGURES, TUNED, BarrellStrategist
@@ -88,14 +88,15 @@ def _suggest(trial: Any) -> dict[str, float]:
 def tune(args: argparse.Namespace) -> None:
     import optuna  # the analysis extra; only this command needs it
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # its warning on a trial stopped by Ctrl-C is a traceback
     study = optuna.create_study(
         study_name=args.study or f"barrell-strategist-{args.players}",
         storage=args.storage,
         direction="maximize",
-        sampler=optuna.samplers.TPESampler(seed=args.seed, multivariate=True),
         load_if_exists=True,
     )
+    # Seeded by the trials so far: a resumed study must not draw again the points its first run drew.
+    study.sampler = optuna.samplers.TPESampler(seed=args.seed + len(study.trials), multivariate=True)
     if not study.trials:
         # Start from where the bot stands: its committed figures at this size (the heuristic's where none).
         own = BarrellStrategist()
@@ -111,8 +112,16 @@ def tune(args: argparse.Namespace) -> None:
         )
         return summary.win_rate
 
-    done = sum(1 for trial in study.trials if trial.state.is_finished())  # an enqueued trial is not done yet
-    study.optimize(objective, n_trials=max(0, args.trials - done))
+    # Only completed trials count: an enqueued one is still to run, one stopped by Ctrl-C is run again.
+    done = sum(1 for trial in study.trials if trial.state == optuna.trial.TrialState.COMPLETE)
+    try:
+        study.optimize(objective, n_trials=max(0, args.trials - done))
+    except (SimulationStopped, KeyboardInterrupt):
+        done = sum(1 for trial in study.trials if trial.state == optuna.trial.TrialState.COMPLETE)
+        raise SystemExit(
+            f"stopped: {done} trials are kept in study {study.study_name!r} of {args.storage}; "
+            "the same command goes on from there"
+        ) from None
     best = study.best_trial
     print(f"best: trial {best.number}, win share {best.value:.4f} over {args.deals} deals (seed {args.seed})")
     print(f"TUNED[{args.players}] = {{")
@@ -133,7 +142,10 @@ def check(args: argparse.Namespace) -> None:
         except (ValueError, SyntaxError):
             raise SystemExit(f"--set {item}: {text!r} is not a number") from None
     started = time.perf_counter()
-    summary = duel(figures, args.deals, args.seed, args.players, args.workers)
+    try:
+        summary = duel(figures, args.deals, args.seed, args.players, args.workers)
+    except SimulationStopped as stopped:
+        raise SystemExit(f"stopped after {len(stopped.records)} of {args.deals * args.players} games") from None
     print(
         f"barrell at {args.players}: strategist{' ' + ' '.join(args.set) if args.set else ''} against heuristic: "
         f"win share {summary.win_rate:.4f} [{summary.ci_low:.4f}, {summary.ci_high:.4f}] over {summary.deals} "

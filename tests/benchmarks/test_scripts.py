@@ -181,6 +181,16 @@ def test_barrell_strategist_tunes_every_figure_and_checks_on_other_deals() -> No
     assert run.returncode != 0 and "no figure 'rng'" in run.stderr
 
 
+def test_barrell_strategist_study_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    script = str(BENCHMARKS / "barrell_strategist.py")
+    tune = [script, "tune", "--deals", "2", "--workers", "1", "--storage", f"sqlite:///{tmp_path / 'study.db'}"]
+    first = subprocess.run([sys.executable, *tune, "--trials", "2"], capture_output=True, text=True)
+    assert first.returncode == 0 and "trial 1:" in first.stdout, first.stderr[-2000:]
+    again = subprocess.run([sys.executable, *tune, "--trials", "3"], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert [line.split(":")[0] for line in again.stdout.splitlines() if line.startswith("trial")] == ["trial 2"]
+
+
 #: The scripts that run the engines, which must run the form they are given (issue 36): ``checkout`` first.
 ENGINE_SCRIPTS = (
     "barrell_heuristic", "barrell_strategist", "departures", "duel", "expert_sprt", "inference", "openspiel_match",
