@@ -50,6 +50,8 @@ def test_its_figures_are_tuned_by_table_size_and_unknown_ones_are_refused() -> N
     assert given.reach_cards == 3 and isinstance(given.reach_cards, int)
     with pytest.raises(TypeError, match="no figure 'rng'"):
         BarrellStrategist(seed=0, rng=1)
+    with pytest.raises(TypeError, match="figure safe_lead is a number, not 'high'"):
+        BarrellStrategist(seed=0, safe_lead="high")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

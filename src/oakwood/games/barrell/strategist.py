@@ -112,6 +112,9 @@ class BarrellStrategist(BarrellHeuristic):
         unknown = sorted(set(figures) - set(FIGURES))
         if unknown:
             raise TypeError(f"the Barrell strategist has no figure {unknown[0]!r}; choose from {', '.join(FIGURES)}")
+        for name, value in figures.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TypeError(f"the Barrell strategist's figure {name} is a number, not {value!r}")
         #: The figures this bot was made with: the class's (the heuristic's), and the ones given.
         self._own = {name: getattr(self, name) for name in FIGURES}
         self._given = figures
