@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import os
 import subprocess
@@ -164,26 +165,36 @@ def test_departures_plays_both_moves_out_on_the_same_fresh_worlds() -> None:
     assert proposals == [(first, second, verdict)]
 
 
-def test_barrell_strategist_tunes_every_figure_and_checks_on_other_deals() -> None:
-    tuning = load("barrell_strategist")
-    from oakwood.games.barrell.strategist import FIGURES
-
-    assert set(tuning.SPACE) == set(FIGURES)  # the search covers every figure the bot takes, and only those
-    script = str(BENCHMARKS / "barrell_strategist.py")
-    tune = [script, "tune", "--trials", "2", "--deals", "3", "--workers", "1", "--storage", "sqlite:///:memory:"]
+@pytest.mark.parametrize(("game", "figure"), [("barrell", "jd_protects"), ("squarrels", "pair_worth")])
+def test_tune_strategist_tunes_every_figure_and_checks_on_other_deals(game: str, figure: str) -> None:
+    tuning = load("tune_strategist")
+    assert set(tuning.SPACES[game]) == set(tuning.strategist_module(game).FIGURES)  # every figure, and only those
+    script = str(BENCHMARKS / "tune_strategist.py")
+    tune = [script, game, "tune", "--trials", "2", "--deals", "3", "--workers", "1", "--storage", "sqlite:///:memory:"]
     run = subprocess.run([sys.executable, *tune], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "trial 1:" in run.stdout and "TUNED[2] = {" in run.stdout and '"jd_protects":' in run.stdout
-    check = [script, "check", "--deals", "3", "--workers", "1", "--set", "card_value=3.2"]
+    assert "trial 1:" in run.stdout and "TUNED[2] = {" in run.stdout and f'"{figure}":' in run.stdout
+    check = [script, game, "check", "--deals", "3", "--workers", "1", "--set", f"{figure}=3.2"]
     run = subprocess.run([sys.executable, *check], capture_output=True, text=True)
-    assert run.returncode == 0 and "strategist card_value=3.2 against heuristic: win share" in run.stdout
-    run = subprocess.run([sys.executable, script, "check", "--set", "rng=1"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"{game} at 2: strategist {figure}=3.2 against heuristic: win share" in run.stdout
+    run = subprocess.run([sys.executable, script, game, "check", "--set", "rng=1"], capture_output=True, text=True)
     assert run.returncode != 0 and "no figure 'rng'" in run.stderr
 
 
-def test_barrell_strategist_study_goes_on_where_it_stopped(tmp_path: Path) -> None:
-    script = str(BENCHMARKS / "barrell_strategist.py")
-    tune = [script, "tune", "--deals", "2", "--workers", "1", "--storage", f"sqlite:///{tmp_path / 'study.db'}"]
+def test_tune_strategist_plays_one_round_of_squarrels_unless_told_otherwise() -> None:
+    tuning = load("tune_strategist")
+    parser_args = argparse.Namespace(game="squarrels", option=[])
+    assert tuning.options(parser_args)["single_round"] is True  # as the squarrels-N strength cases
+    parser_args.option = ["single_round=false"]
+    assert tuning.options(parser_args)["single_round"] is False
+    assert tuning.options(argparse.Namespace(game="barrell", option=[])) == oakwood.load("barrell").options.to_dict()
+
+
+def test_tune_strategist_study_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    script = str(BENCHMARKS / "tune_strategist.py")
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    tune = [script, "barrell", "tune", "--deals", "2", "--workers", "1", "--storage", storage]
     first = subprocess.run([sys.executable, *tune, "--trials", "2"], capture_output=True, text=True)
     assert first.returncode == 0 and "trial 1:" in first.stdout, first.stderr[-2000:]
     again = subprocess.run([sys.executable, *tune, "--trials", "3"], capture_output=True, text=True)
@@ -193,8 +204,8 @@ def test_barrell_strategist_study_goes_on_where_it_stopped(tmp_path: Path) -> No
 
 #: The scripts that run the engines, which must run the form they are given (issue 36): ``checkout`` first.
 ENGINE_SCRIPTS = (
-    "barrell_heuristic", "barrell_strategist", "departures", "duel", "expert_sprt", "inference", "openspiel_match",
-    "store_cost", "strength", "value_net",
+    "barrell_heuristic", "departures", "duel", "expert_sprt", "inference", "openspiel_match", "store_cost",
+    "strength", "tune_strategist", "value_net",
 )  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from oakwood.engine.agent import PlayerView
+from oakwood.engine.figures import Figures
 
 from .heuristic import BarrellHeuristic
 
@@ -109,25 +110,11 @@ class BarrellStrategist(BarrellHeuristic):
         """A strategist with ``seed``; ``figures`` replace its figures by name at every table size (for tuning;
         a name not in ``FIGURES`` is refused)."""
         super().__init__(seed)
-        unknown = sorted(set(figures) - set(FIGURES))
-        if unknown:
-            raise TypeError(f"the Barrell strategist has no figure {unknown[0]!r}; choose from {', '.join(FIGURES)}")
-        for name, value in figures.items():
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise TypeError(f"the Barrell strategist's figure {name} is a number, not {value!r}")
-        #: The figures this bot was made with: the class's (the heuristic's), and the ones given.
-        self._own = {name: getattr(self, name) for name in FIGURES}
-        self._given = figures
-        self._players = 0  # the table size the figures in use are for (0: none yet)
+        self._figures = Figures(self, "Barrell strategist", FIGURES, TUNED, figures)
 
     def act(self, view: PlayerView) -> Hashable:
         """The heuristic's decision with the figures tuned for this table size."""
-        players = view.observation["players"]
-        if players != self._players:
-            self._players = players
-            for name, value in {**self._own, **TUNED.get(players, {}), **self._given}.items():
-                # Each figure keeps its type (a count stays an int); the compiled class checks it.
-                setattr(self, name, type(self._own[name])(value))
+        self._figures.use(self, view.observation["players"])
         return super().act(view)
 
     def _may_give_up(self, obs: dict[str, Any], seat: int) -> bool:

@@ -24,6 +24,23 @@ class SQuarrelsHeuristic:
 
     name = "heuristic"
 
+    # The figures its rules of thumb weigh (a strategist plays them tuned: ``strategist.py``).
+    #: Fight a Quarrel with a card of at least this rank when few cards above it are still out there ...
+    fight_rank = 4
+    #: ... at most this share of the unseen cards per rival, plus ``fight_margin``.
+    fight_share = 0.25
+    fight_margin = 1.0
+    #: A card of this rank or above is played in a Quarrel even when it is not likely to win (6: never).
+    always_play_rank = 5
+    #: Play the Golden in a Quarrel (and lose it, unless it is the last card) for a pot of this many cards.
+    golden_pot = 4
+    #: Slap for the Hoard Pile when its cards at this worth each outweigh the chance it holds the Rotten at
+    #: ``slap_rotten_cost``.
+    slap_card_value = 0.7
+    slap_rotten_cost = 5.0
+    #: What keeping a card is worth per copy toward a set, against its rank (a discard keeps pairs first).
+    pair_worth = 10.0
+
     def __init__(self, seed: int = 0, reaction: tuple[float, float] = (0.35, 1.1)) -> None:
         self.rng = Rng(seed)
         self.reaction = reaction  # seconds: a human-like slap delay is drawn from this range
@@ -57,12 +74,9 @@ class SQuarrelsHeuristic:
             return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
         if A.DRAW_ACTION in legal:
             return A.DRAW_ACTION
-        return _discard(hand, legal)
+        return _discard(hand, legal, self.pair_worth)
 
     # ------------------------------------------------------------------ quarrel
-    #: Fight with a 4 or 5 when the cards above it still out there number at most this share of the unseen
-    #: cards per rival, plus one.
-    fight_share = 0.25
 
     def _quarrel(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         """Play the best card when it is likely to win the pot, else lose cheaply (the Rotten first)."""
@@ -74,21 +88,22 @@ class SQuarrelsHeuristic:
         size = sum(hand)
         if best == GOLDEN:
             # The Golden always wins, but is lost unless it is the last card: worth it only for a big pot.
-            if size == 1 or pot >= 4:
+            if size == 1 or pot >= self.golden_pot:
                 return A.PLAY_ACTIONS[GOLDEN]
             best = playable[-2] if len(playable) > 1 else GOLDEN
         seen_high = _unseen_above(obs, hand, best, self.deck)
-        if best >= 4 and seen_high <= self.fight_share * _unseen_total(obs, hand) / max(1, others) + 1:
+        share = self.fight_share * _unseen_total(obs, hand) / max(1, others)
+        if best >= self.fight_rank and seen_high <= share + self.fight_margin:
             return A.PLAY_ACTIONS[best]
         if ROTTEN in playable:  # lose the Quarrel and hand the winner the −5
             return A.PLAY_ACTIONS[ROTTEN]
-        if best == 5:
+        if best >= self.always_play_rank:
             return A.PLAY_ACTIONS[best]
-        return A.PLAY_ACTIONS[_least_worth(hand, playable)]  # not going to win: give away the least useful card
+        # Not going to win: give away the least useful card.
+        return A.PLAY_ACTIONS[_least_worth(hand, playable, self.pair_worth)]
 
     # ------------------------------------------------------------------ hoard race
-    @staticmethod
-    def _race(obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
+    def _race(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         size = obs["hoard_pile_size"]
         mine = [NAME_TO_CARD[n] for n in obs["hoard_pile_yours"]]
         if ROTTEN in mine:
@@ -101,7 +116,7 @@ class SQuarrelsHeuristic:
             unseen_pile = size - len(mine)
             unknown = unseen_pile + sum(obs["hand_sizes"]) - sum(hand) + obs["deck_size"]
             p_rotten = unseen_pile / max(1, unknown)
-        gain = 0.7 * size - 5.0 * p_rotten
+        gain = self.slap_card_value * size - self.slap_rotten_cost * p_rotten
         return A.SLAP_ACTION if gain > 0 else A.PASS_ACTION
 
 
@@ -127,17 +142,17 @@ def _storable(hand: list[int], legal: Sequence[Action]) -> list[Action]:
     return [] if stores and _only_golden_left(hand, stores) else stores
 
 
-def _discard(hand: list[int], legal: Sequence[Action]) -> Action:
+def _discard(hand: list[int], legal: Sequence[Action], pair_worth: float) -> Action:
     """The card least worth keeping (``_keep_value``), or the turn's only action (the forced draw, ``end``)."""
     discards = [a for a in legal if a.verb == A.DISCARD]
     if discards:
-        return min(discards, key=lambda a: _keep_value(a.card, hand))
+        return min(discards, key=lambda a: _keep_value(a.card, hand, pair_worth))
     return legal[0]
 
 
-def _least_worth(hand: list[int], playable: Sequence[int]) -> int:
+def _least_worth(hand: list[int], playable: Sequence[int], pair_worth: float) -> int:
     """The playable card least worth keeping, never the Golden unless it is the only one."""
-    return min((c for c in playable if c != GOLDEN), key=lambda c: _keep_value(c, hand), default=GOLDEN)
+    return min((c for c in playable if c != GOLDEN), key=lambda c: _keep_value(c, hand, pair_worth), default=GOLDEN)
 
 
 def _only_golden_left(hand: list[int], stores: Sequence[Action]) -> bool:
@@ -151,14 +166,15 @@ def _only_golden_left(hand: list[int], stores: Sequence[Action]) -> bool:
     return sum(left) == left[GOLDEN]
 
 
-def _keep_value(card: int, hand: list[int]) -> float:
-    """How much a card is worth keeping: the Golden most, the Rotten least, pairs above singles."""
+def _keep_value(card: int, hand: list[int], pair_worth: float) -> float:
+    """How much a card is worth keeping: the Golden most, the Rotten least, then ``pair_worth`` a copy toward a
+    set and one a rank."""
     if card == GOLDEN:
         return 100.0
     if card == ROTTEN:
         return -100.0
     count = hand[card]
-    toward_set = min(count, SET_SIZE - 1) * 10
+    toward_set = min(count, SET_SIZE - 1) * pair_worth
     return toward_set + card
 
 

@@ -25,58 +25,96 @@ guide.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from oakwood.engine.agent import Choice, PlayerView
+from oakwood.engine.figures import Figures
 
 from . import actions as A
 from .actions import Action
-from .cards import COUNTS, HOARD, ROTTEN
-from .heuristic import SQuarrelsHeuristic, _discard, _least_worth, _only_golden_left, _storable
+from .cards import HOARD, NUMBERS, ROTTEN, SET_SIZE, WHIRLWIND, WINTER
+from .heuristic import SQuarrelsHeuristic, _discard, _only_golden_left, _storable
 
-#: What handing the Hoard Pile to an opponent costs, per card the others put in it, against a card drawn.
-PILE_WEIGHT_TWO_PLAYERS: Final = 2.0
-PILE_WEIGHT_MORE_PLAYERS: Final = 1.0
+#: The figures the strategist may play with other values than the heuristic's (``heuristic.py`` and the class
+#: below say what each is).
+FIGURES = (
+    "pile_weight",
+    "set_risk",
+    "fight_rank",
+    "fight_share",
+    "fight_margin",
+    "always_play_rank",
+    "golden_pot",
+    "slap_card_value",
+    "slap_rotten_cost",
+    "pair_worth",
+)
+
+#: Two players: a Hoard hands the pile to the only rival (weight 2), and a Quarrel is lost cheaply (never fought:
+#: no rank reaches 6, and the Golden is kept).
+TWO_PLAYERS: dict[str, float] = {"pile_weight": 2.0, "fight_rank": 6, "always_play_rank": 6, "golden_pot": 99}
+#: More players: the pile goes to one rival of several, and a Quarrel's pot is worth fighting for.
+MORE_PLAYERS: dict[str, float] = {"pile_weight": 1.0, "fight_share": 1.0}
+#: The figures by table size (``benchmarks/tune_strategist.py squarrels tune --players N``).
+TUNED: dict[int, dict[str, float]] = {2: TWO_PLAYERS} | {players: MORE_PLAYERS for players in range(3, 7)}
 
 
 class SQuarrelsStrategist(SQuarrelsHeuristic):
     """Draws before storing, stops drawing when a Hoard would give away a big pile, quarrels by table size."""
 
     name = "strategist"
-    fight_share = 1.0  # at three or more players (see the module docstring)
+
+    #: What handing the Hoard Pile to an opponent costs, per card the others put in it, against a card drawn.
+    pile_weight = 1.0
+    #: What a draw risks per point of the sets held in hand, times the chance it is Winter or a Whirlwind.
+    set_risk = 0.0
+
+    def __init__(self, seed: int = 0, reaction: tuple[float, float] = (0.35, 1.1), **figures: float) -> None:
+        """A strategist with ``seed`` and slap ``reaction``; ``figures`` replace its figures by name at every
+        table size (for tuning; a name not in ``FIGURES`` is refused)."""
+        super().__init__(seed, reaction)
+        self._figures = Figures(self, "S'Quarrels strategist", FIGURES, TUNED, figures)
+
+    def act(self, view: PlayerView) -> Hashable | Choice:
+        """The heuristic's decision, with the strategist's turn and Quarrel, and the figures for this table size."""
+        self._figures.use(self, view.observation["players"])
+        return super().act(view)
 
     def _turn(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         """Draw while drawing pays (or is forced), then store every set, highest first, then discard."""
         if A.DRAW_ACTION in legal:
             stores = [a for a in legal if a.verb in (A.STORE, A.STORE_WILD)]
-            if _draw_is_forced(legal) or _draw_pays(obs, self.deck) or (stores and _only_golden_left(hand, stores)):
+            if _draw_is_forced(legal) or self._draw_pays(obs, hand) or (stores and _only_golden_left(hand, stores)):
                 return A.DRAW_ACTION
         stores = _storable(hand, legal)
         if stores:
             return max(stores, key=lambda a: (a.card, a.verb == A.STORE))
-        return _discard(hand, legal)
+        return _discard(hand, legal, self.pair_worth)
 
     def _quarrel(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
-        """Hand the winner the Rotten if possible; at two players lose cheaply, else fight readily."""
-        playable = [a.card for a in legal]
-        if ROTTEN in playable:
+        """Hand the winner the Rotten if possible, else the heuristic's Quarrel with this table's figures."""
+        if any(a.card == ROTTEN for a in legal):
             return A.PLAY_ACTIONS[ROTTEN]
-        if obs["players"] == 2:
-            return A.PLAY_ACTIONS[_least_worth(hand, playable)]
         return super()._quarrel(obs, hand, legal)
+
+    def _draw_pays(self, obs: dict[str, Any], hand: list[int]) -> bool:
+        """Whether one more optional draw is worth its risks: a Hoard handing the pile (the others' cards in it)
+        to a rival, and Winter or a Whirlwind taking the sets held in hand (of the game's deck: SQ-26)."""
+        deck: int = obs["deck_size"]
+        if not deck:
+            return False
+        played = obs["action_discard"]
+        hoards_left: int = self.deck[HOARD] - played.get("hoard", 0)
+        others_cards: int = obs["hoard_pile_size"] - len(obs["hoard_pile_yours"])
+        risk = hoards_left / deck * others_cards * self.pile_weight
+        if self.set_risk:
+            held = sum(card for card in NUMBERS if hand[card] >= SET_SIZE)  # the points of the sets in hand
+            takers = self.deck[WINTER] + self.deck[WHIRLWIND] - played.get("whirlwind", 0)
+            risk += takers / deck * held * self.set_risk
+        return risk < 1.0
 
 
 def _draw_is_forced(legal: Sequence[Action]) -> bool:
     """Whether this is the turn's mandatory first draw (nothing else is legal)."""
     return not any(a.verb == A.DISCARD or a.verb == A.END for a in legal)
-
-
-def _draw_pays(obs: dict[str, Any], deck_counts: Sequence[int] = COUNTS) -> bool:
-    """Whether one more optional draw is worth the chance that it is a Hoard handing the pile away (of the
-    Hoards ``deck_counts``, the game's deck, holds: SQ-26)."""
-    deck: int = obs["deck_size"]
-    if not deck:
-        return False
-    hoards_left: int = deck_counts[HOARD] - obs["action_discard"].get("hoard", 0)
-    others_cards: int = obs["hoard_pile_size"] - len(obs["hoard_pile_yours"])
-    weight = PILE_WEIGHT_TWO_PLAYERS if obs["players"] == 2 else PILE_WEIGHT_MORE_PLAYERS
-    return hoards_left / deck * others_cards * weight < 1.0
