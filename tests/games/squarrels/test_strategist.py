@@ -3,11 +3,14 @@ play is tested with the heuristic's, in test_heuristic.py)."""
 
 from __future__ import annotations
 
+import pytest
+
+import oakwood
 from oakwood.arena.simulate import SimulationSpec, simulate
 from oakwood.arena.stats import deal_summary
 from oakwood.engine import State
 from oakwood.engine.agent import PlayerView, as_choice
-from oakwood.games.squarrels.strategist import SQuarrelsStrategist
+from oakwood.games.squarrels.strategist import FIGURES, TUNED, SQuarrelsStrategist
 from tests.games.squarrels.helpers import play, position
 
 
@@ -55,3 +58,25 @@ def test_it_beats_the_heuristic_on_duplicate_deals() -> None:
     )
     summary = deal_summary(simulate(spec, workers=1), 0)
     assert summary.deals == 600 and summary.ci_low > 0.5
+
+
+def test_its_figures_are_tuned_by_table_size_and_unknown_ones_are_refused() -> None:
+    untuned = SQuarrelsStrategist(seed=0)  # before its first move: the heuristic's figures
+    game = oakwood.load("squarrels")
+    for players in (2, 3, 6):
+        bot = SQuarrelsStrategist(seed=0)
+        state = game.new_state(players, seed=1)
+        bot.act(PlayerView.of(state, state.to_act()[0]))
+        tuned = TUNED.get(players, {})
+        assert tuned, players  # every table size the game allows has its figures
+        for name in FIGURES:
+            assert getattr(bot, name) == pytest.approx(tuned.get(name, getattr(untuned, name))), (players, name)
+            assert type(getattr(bot, name)) is type(getattr(untuned, name))  # a rank stays an int
+    given = SQuarrelsStrategist(seed=0, fight_rank=5.0)  # over the tuned figure, at every size
+    state = game.new_state(4, seed=1)
+    given.act(PlayerView.of(state, state.to_act()[0]))
+    assert given.fight_rank == 5 and isinstance(given.fight_rank, int)
+    with pytest.raises(TypeError, match="S'Quarrels strategist has no figure 'deck'"):
+        SQuarrelsStrategist(seed=0, deck=1)
+    with pytest.raises(TypeError, match="figure pile_weight is a number, not 'high'"):
+        SQuarrelsStrategist(seed=0, pile_weight="high")  # type: ignore[arg-type]

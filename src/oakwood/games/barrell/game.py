@@ -31,7 +31,7 @@ class Barrell(Game[BarrellOptions]):
     #: medium itself, so what it gains is its search, and more search gains more. About 0.3-0.5 s a move compiled
     #: (the form `make run` serves), 0.6-0.8 s pure; the web server caps a search at RoomSettings.bot_seconds.
     #: The guide stays the heuristic (``Game.search_guide``): guided by the stronger strategist the expert did no
-    #: better against time-matched PIMC (benchmarks/README.md, "barrell_strategist.py").
+    #: better against time-matched PIMC (benchmarks/README.md, "tune_strategist.py").
     level_iterations: ClassVar[tuple[int, int] | None] = (100, 900)
     #: Events that reveal nothing hidden and no random result: a card played (face down, or a Jack face up
     #: from one's own hand), a pass (an empty hand's automatic pass included), a Jack cancelled by the Jack of

@@ -2,7 +2,7 @@
 given up that would lose the game.
 
 It plays the heuristic's rules (``heuristic.py``) with two changes, measured on duplicate deals against the
-heuristic (``benchmarks/barrell_strategist.py``; figures in ``benchmarks/README.md``):
+heuristic (``benchmarks/tune_strategist.py barrell``; figures in ``benchmarks/README.md``):
 
 - **Tuned figures**: what a rival's face-down card is worth, the leads it passes on, when a battle is hopeless,
   what the face cards add, which cards the mulligan sets aside. Tuned with Optuna at two players and at three
@@ -97,7 +97,7 @@ MORE_PLAYERS: dict[str, float] = {
     "kh_returns": 6.16,
     "jd_protects": 10.95,
 }
-#: The figures by table size (``benchmarks/barrell_strategist.py tune --players N``).
+#: The figures by table size (``benchmarks/tune_strategist.py barrell tune --players N``).
 TUNED: dict[int, dict[str, float]] = {2: TWO_PLAYERS, 3: MORE_PLAYERS, 4: MORE_PLAYERS}
 
 
