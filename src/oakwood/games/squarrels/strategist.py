@@ -83,10 +83,11 @@ class SQuarrelsStrategist(SQuarrelsHeuristic):
     #: What a draw risks per point of the sets held in hand, times the chance it is Winter or a Whirlwind.
     set_risk = 0.0
 
-    def __init__(self, seed: int = 0, reaction: tuple[float, float] = (0.35, 1.1), **figures: float) -> None:
-        """A strategist with ``seed`` and slap ``reaction``; ``figures`` replace its figures by name at every
-        table size (for tuning; a name not in ``FIGURES`` is refused)."""
-        super().__init__(seed, reaction)
+    def __init__(self, seed: int = 0, **figures: float) -> None:
+        """A strategist with ``seed`` (and the heuristic's slap reaction); ``figures`` replace its figures by name
+        at every table size (for tuning; a name not in ``FIGURES`` is refused)."""
+        # No ``reaction`` argument: mypyc cannot write the signature of a tuple default before ``**figures``.
+        super().__init__(seed)
         self._figures = Figures(self, "S'Quarrels strategist", FIGURES, TUNED, figures)
 
     def act(self, view: PlayerView) -> Hashable | Choice:
