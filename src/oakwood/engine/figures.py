@@ -11,6 +11,7 @@ the bot's first move.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 
 class Figures:
@@ -22,21 +23,22 @@ class Figures:
         label: str,
         names: tuple[str, ...],
         tuned: Mapping[int, Mapping[str, float]],
-        given: Mapping[str, float],
+        given: Mapping[str, object],
     ) -> None:
         """The figures ``names`` of ``bot`` (``label`` names it in errors), ``tuned`` by table size, ``given``
         by name over them at every size; a given name not in ``names`` or a value that is not a number raises
-        TypeError."""
+        TypeError (``given`` is typed ``object`` so that, compiled, the check is reached and says which)."""
         unknown = sorted(set(given) - set(names))
         if unknown:
             raise TypeError(f"the {label} has no figure {unknown[0]!r}; choose from {', '.join(names)}")
         for name, value in given.items():
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise TypeError(f"the {label}'s figure {name} is a number, not {value!r}")
-        #: The class's values, which also give each figure its type (a count stays an int).
-        self.own: dict[str, float] = {name: getattr(bot, name) for name in names}
+        #: The class's values, which also give each figure its type (a count stays an int). ``Any``, not
+        #: ``float``: compiled, a ``dict[str, float]`` turns the ints it is given into floats.
+        self.own: dict[str, Any] = {name: getattr(bot, name) for name in names}
         self.tuned = tuned
-        self.given = dict(given)
+        self.given: dict[str, Any] = dict(given)
         self.players = 0  # the table size the figures on the bot are for (0: none set yet)
 
     def use(self, bot: object, players: int) -> None:
