@@ -13,8 +13,8 @@ Two commands, each for one game (``barrell`` or ``squarrels``):
   heuristic on other deals (``--seed``), with the 95 % interval over deals: a tuned result must hold on deals
   it was not tuned on.
 
-A game's options are its defaults but for ``DEFAULT_OPTIONS`` (S'Quarrels: one round a game, as the
-``squarrels-N`` strength cases play), and ``-o KEY=VALUE`` sets one, as in ``oakwood play``.
+A game's options are its defaults but for ``DEFAULT_OPTIONS`` (S'Quarrels: one round a game, a tenth of a
+match's time, as the ``squarrels-2`` strength case plays), and ``-o KEY=VALUE`` sets one, as in ``oakwood play``.
 
     python benchmarks/tune_strategist.py barrell tune --trials 250 --deals 2000 --seed 1
     python benchmarks/tune_strategist.py barrell tune --players 3 --trials 120 --deals 1000 --seed 1

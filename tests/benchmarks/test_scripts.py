@@ -185,7 +185,7 @@ def test_tune_strategist_tunes_every_figure_and_checks_on_other_deals(game: str,
 def test_tune_strategist_plays_one_round_of_squarrels_unless_told_otherwise() -> None:
     tuning = load("tune_strategist")
     parser_args = argparse.Namespace(game="squarrels", option=[])
-    assert tuning.options(parser_args)["single_round"] is True  # as the squarrels-N strength cases
+    assert tuning.options(parser_args)["single_round"] is True  # as the squarrels-2 strength case
     parser_args.option = ["single_round=false"]
     assert tuning.options(parser_args)["single_round"] is False
     assert tuning.options(argparse.Namespace(game="barrell", option=[])) == oakwood.load("barrell").options.to_dict()

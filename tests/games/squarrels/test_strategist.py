@@ -45,6 +45,17 @@ def test_at_two_players_it_loses_a_quarrel_cheaply_and_at_more_it_hands_over_the
     assert bot_move(fight, 0) == "play 5"
 
 
+def test_at_more_players_it_stops_drawing_sooner_with_a_set_in_hand() -> None:
+    # Three of the 21 cards left may take the set of 5s from the hand (Winter, the two Whirlwinds): at four
+    # players the tuned set_risk stores it now; with 110 cards left, or with no set_risk, it draws on.
+    late = {"deck": "4", "storage": "1111111111/22222222/333333/-", "discard": "QQQQQQQHHHHHHHAAAAAA"}
+    small = play(position(4, "555/4/4/4", **late), "P1 draw")
+    assert small.observe(0)["deck_size"] == 21 and bot_move(small, 0) == "store 5"
+    heedless = SQuarrelsStrategist(seed=1, set_risk=0)
+    assert str(as_choice(heedless.act(PlayerView.of(small, 0)), 0.0).action) == "draw"
+    assert bot_move(play(position(4, "555/4/4/4", deck="4"), "P1 draw"), 0) == "draw"
+
+
 def test_it_beats_the_heuristic_on_duplicate_deals() -> None:
     # Every deal is played with the strategist at each seat, so the edge is in the play, not the cards.
     spec = SimulationSpec(

@@ -77,7 +77,6 @@ class SQuarrelsHeuristic:
         return _discard(hand, legal, self.pair_worth)
 
     # ------------------------------------------------------------------ quarrel
-
     def _quarrel(self, obs: dict[str, Any], hand: list[int], legal: Sequence[Action]) -> Action:
         """Play the best card when it is likely to win the pot, else lose cheaply (the Rotten first)."""
         quarrel = obs["quarrel"] or {}

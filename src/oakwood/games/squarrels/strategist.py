@@ -16,11 +16,18 @@ before it (win shares against the heuristic, ``benchmarks/README.md`` has the de
   rival) and 1 at more (to one rival of several).
 - **Quarrels at more players** (four players 0.276): play the Rotten whenever it can be played, and fight
   with a 4 or 5 four times as readily as the heuristic (a pot of three or more cards is worth the risk).
+- **Tuned figures at more players** (four players 0.290 on fresh deals, from 0.274; ``benchmarks/tune_strategist.py``):
+  the heuristic's rules of thumb are figures (class attributes of ``SQuarrelsHeuristic``), and an Optuna study
+  at four players tuned them with the strategist's own two (``pile_weight``; ``set_risk``, what a draw risks
+  for the sets held in hand should it be Winter or a Whirlwind). The figures that carry it: discard by rank
+  rather than to keep pairs (``pair_worth`` 0.54, the heuristic's 10), fight a Quarrel with any card from a 2
+  up when few higher ones are out, and stop drawing sooner with sets in hand. They also beat the earlier
+  figures at three, five and six players, where they are played too.
 
 Checked on other seeds and table sizes (``benchmarks/README.md``): it also beats the heuristic at three and six
-players and over whole matches to 50. Races (the Hoard slap) and discards are the heuristic's. Like the
-heuristic, it reads only its observation and legal actions, and it is as cheap, so search can use it as a
-guide.
+players and over whole matches to 50. Like the heuristic, it reads only its observation and legal actions, and
+it is as cheap, so search can use it as a guide. Its figures are set for the table size at its first decision
+there (``engine/figures.py``); a study gives it others by name (``SQuarrelsStrategist(seed, pair_worth=2)``).
 """
 
 from __future__ import annotations
