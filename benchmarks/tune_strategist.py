@@ -29,6 +29,7 @@ import argparse
 import ast
 import importlib
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,10 @@ def strategist_module(game: str) -> Any:
     return importlib.import_module(f"oakwood.games.{game}.strategist")
 
 
+@cache
 def own_figures(game: str) -> dict[str, float]:
-    """The figures a strategist of ``game`` has before any table size's are set: the class's (the heuristic's)."""
+    """The figures a strategist of ``game`` has before any table size's are set: the class's (the heuristic's).
+    Cached: every trial reads it for the figures' kinds (an int is suggested as an int); callers do not change it."""
     bot = make_agent(load_game(game, []), "strategist", seed=0)
     return {name: getattr(bot, name) for name in SPACES[game]}
 
