@@ -1,7 +1,7 @@
-"""Tune and check a strategist's figures (``games/<game>/strategist.py``) on duplicate deals, for Barrell and
-S'Quarrels.
+"""Tune and check a strategist's figures (``games/<game>/strategist.py``) on duplicate deals, for Barrell,
+S'Quarrels and Nutty Squirrels solo.
 
-Two commands, each for one game (``barrell`` or ``squarrels``):
+Two commands, each for one game (``barrell``, ``squarrels`` or ``nutty``):
 
 - ``tune``: an Optuna study (TPE, seeded) over the strategist's figures. Each trial plays the strategist with the
   trial's figures against the heuristic on the same ``--deals`` duplicate deals (each deal once with the
@@ -13,6 +13,10 @@ Two commands, each for one game (``barrell`` or ``squarrels``):
   heuristic on other deals (``--seed``), with the 95 % interval over deals: a tuned result must hold on deals
   it was not tuned on.
 
+Solo (``--players 1``, Nutty Squirrels' solo game) has no rival at the table: a trial scores the strategist's
+mean score over the deals, and ``check`` plays the heuristic on the same deals too and gives the strategist's
+mean gain over it in points, with the 95 % interval of the paired differences.
+
 A game's options are its defaults but for ``DEFAULT_OPTIONS`` (S'Quarrels: one round a game, a tenth of a
 match's time, as the ``squarrels-2`` strength case plays), and ``-o KEY=VALUE`` sets one, as in ``oakwood play``.
 
@@ -21,6 +25,8 @@ match's time, as the ``squarrels-2`` strength case plays), and ``-o KEY=VALUE`` 
     python benchmarks/tune_strategist.py barrell check --deals 4000 --seed 2
     python benchmarks/tune_strategist.py barrell check --deals 4000 --seed 2 --set card_value=3.2 --set heart_value=1
     python benchmarks/tune_strategist.py squarrels tune --trials 200 --deals 4000 --seed 1
+    python benchmarks/tune_strategist.py nutty tune --players 1 --trials 100 --deals 4000 --seed 1
+    python benchmarks/tune_strategist.py nutty check --players 1 --deals 4000 --seed 2
 """
 
 from __future__ import annotations
@@ -28,7 +34,10 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import math
+import statistics
 import time
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,7 +47,7 @@ import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYT
 from oakwood.agents import make_agent
 from oakwood.arena.simulate import SimulationStopped, simulate
 from oakwood.arena.spec import SimulationSpec
-from oakwood.arena.stats import DealSummary, deal_summary
+from oakwood.arena.stats import Z95, GameRecord, deal_summary
 from oakwood.cli.common import load_game
 
 HERE = Path(__file__).resolve().parent
@@ -78,7 +87,19 @@ SPACES: dict[str, dict[str, tuple[float, float]]] = {
         "slap_rotten_cost": (0.0, 15.0),
         "pair_worth": (0.0, 12.0),
     },
+    "nutty": {  # solo
+        "later_share": (0.0, 1.0),
+        "owl_ruin": (5.0, 100.0),
+        "uninsured_fall": (1.0, 10.0),
+        "fall_weight": (0.0, 3.0),
+        "explore_margin": (-2.0, 2.0),
+        "lasso_at": (3, 12),
+        "swinging_at": (3, 12),
+        "min_net": (0.0, 2.0),
+    },
 }
+#: The table size of a game whose strategist has figures at one size only (Nutty Squirrels: solo).
+ONLY_PLAYERS: dict[str, int] = {"nutty": 1}
 #: Options a study plays over the game's defaults.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"squarrels": {"single_round": True}}
 
@@ -102,10 +123,21 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
     return load_game(args.game, defaults + args.option).options.to_dict()
 
 
-def duel(args: argparse.Namespace, figures: dict[str, float]) -> DealSummary:
-    """The strategist with ``figures`` (over its committed ones) against the heuristic at every other seat, on
-    ``args.deals`` duplicate deals of ``args.seed``."""
-    lineup = ("strategist",) + ("heuristic",) * (args.players - 1)
+@dataclass(frozen=True)
+class Result:
+    """What the strategist scored over the deals, with its 95 % interval: its win share against the heuristic
+    (every deal's games averaged first), or solo its mean score."""
+
+    value: float
+    low: float
+    high: float
+    deals: int
+
+
+def play(args: argparse.Namespace, bot: str, figures: dict[str, float]) -> list[GameRecord]:
+    """``bot`` (with ``figures``, if the strategist) against the heuristic at every other seat, on ``args.deals``
+    duplicate deals of ``args.seed``; solo, ``bot`` alone on those deals."""
+    lineup = (bot,) + ("heuristic",) * (args.players - 1)
     spec = SimulationSpec(
         args.game,
         lineup,
@@ -114,9 +146,28 @@ def duel(args: argparse.Namespace, figures: dict[str, float]) -> DealSummary:
         rotate=True,
         duplicate=True,
         options=options(args),
-        settings={"strategist": figures},
+        settings={"strategist": figures} if bot == "strategist" else {},
     )
-    return deal_summary(simulate(spec, workers=args.workers), 0, "strategist")
+    return simulate(spec, workers=args.workers)
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal 95 % interval (the whole real line with fewer than two)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, -math.inf, math.inf
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def duel(args: argparse.Namespace, figures: dict[str, float]) -> Result:
+    """The strategist with ``figures`` (over its committed ones) on ``args.deals`` duplicate deals: its win share
+    against the heuristic, or solo its mean score."""
+    records = play(args, "strategist", figures)
+    if args.players == 1:
+        return Result(*mean_interval([record.scores[0] for record in records]), len(records))
+    summary = deal_summary(records, 0, "strategist")
+    return Result(summary.win_rate, summary.ci_low, summary.ci_high, summary.deals)
 
 
 def _suggest(trial: Any, game: str) -> dict[str, float]:
@@ -151,11 +202,11 @@ def tune(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         summary = duel(args, _suggest(trial, args.game))
         print(
-            f"trial {trial.number}: {summary.win_rate:.4f} [{summary.ci_low:.4f}, {summary.ci_high:.4f}] "
+            f"trial {trial.number}: {summary.value:.4f} [{summary.low:.4f}, {summary.high:.4f}] "
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-        return summary.win_rate
+        return summary.value
 
     # Only completed trials count: an enqueued one is still to run, one stopped by Ctrl-C is run again.
     done = sum(1 for trial in study.trials if trial.state == optuna.trial.TrialState.COMPLETE)
@@ -168,7 +219,8 @@ def tune(args: argparse.Namespace) -> None:
             "the same command goes on from there"
         ) from None
     best = study.best_trial
-    print(f"best: trial {best.number}, win share {best.value:.4f} over {args.deals} deals (seed {args.seed})")
+    what = "mean score" if args.players == 1 else "win share"
+    print(f"best: trial {best.number}, {what} {best.value:.4f} over {args.deals} deals (seed {args.seed})")
     print(f"TUNED[{args.players}] = {{")
     for name in SPACES[args.game]:
         value = best.params[name]
@@ -189,13 +241,32 @@ def check(args: argparse.Namespace) -> None:
             raise SystemExit(f"--set {item}: {text!r} is not a number") from None
     started = time.perf_counter()
     try:
-        summary = duel(args, figures)
+        text = solo_gain(args, figures) if args.players == 1 else win_share(args, figures)
     except SimulationStopped as stopped:
         raise SystemExit(f"stopped after {len(stopped.records)} of {args.deals * args.players} games") from None
+    given = f"strategist{' ' + ' '.join(args.set) if args.set else ''}"
+    equal = f"; equal share {1 / args.players:.3f}" if args.players > 1 else ""
     print(
-        f"{args.game} at {args.players}: strategist{' ' + ' '.join(args.set) if args.set else ''} against heuristic: "
-        f"win share {summary.win_rate:.4f} [{summary.ci_low:.4f}, {summary.ci_high:.4f}] over {summary.deals} "
-        f"deals (seed {args.seed}; equal share {1 / args.players:.3f}); {time.perf_counter() - started:.0f} s"
+        f"{args.game} at {args.players}: {given} against heuristic: {text} (seed {args.seed}{equal}); "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+
+
+def win_share(args: argparse.Namespace, figures: dict[str, float]) -> str:
+    """The strategist's win share against the heuristic, said with its interval."""
+    summary = duel(args, figures)
+    return f"win share {summary.value:.4f} [{summary.low:.4f}, {summary.high:.4f}] over {summary.deals} deals"
+
+
+def solo_gain(args: argparse.Namespace, figures: dict[str, float]) -> str:
+    """Solo: the strategist's mean score and its gain over the heuristic's on the same deals, with the interval
+    of the paired differences."""
+    mine = {record.seed: record.scores[0] for record in play(args, "strategist", figures)}
+    theirs = {record.seed: record.scores[0] for record in play(args, "heuristic", {})}
+    gain, low, high = mean_interval([score - theirs[seed] for seed, score in mine.items()])
+    return (
+        f"mean score {statistics.fmean(mine.values()):.2f}, {gain:+.2f} [{low:+.2f}, {high:+.2f}] points over the "
+        f"heuristic's {statistics.fmean(theirs.values()):.2f} on the same {len(mine)} deals"
     )
 
 
@@ -207,7 +278,7 @@ def main() -> None:
         sub = commands.add_parser(name, help=helptext)
         sub.add_argument("--deals", type=int, default=2000)
         sub.add_argument("--seed", type=int, default=1)
-        sub.add_argument("--players", type=int, default=2)
+        sub.add_argument("--players", type=int, help="the table size (default: 2; Nutty Squirrels: 1, solo)")
         sub.add_argument("--workers", type=int, default=2)
         sub.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE, as in oakwood play")
     commands.choices["tune"].add_argument("--trials", type=int, default=200)
@@ -215,6 +286,11 @@ def main() -> None:
     commands.choices["tune"].add_argument("--storage", default=f"sqlite:///{HERE / '.strategist_studies.db'}")
     commands.choices["check"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    only = ONLY_PLAYERS.get(args.game)
+    if args.players is None:
+        args.players = only or 2
+    elif only and args.command == "tune" and args.players != only:
+        parser.error(f"the {args.game} strategist's figures are played at {only} player(s) only: --players {only}")
     tune(args) if args.command == "tune" else check(args)
 
 

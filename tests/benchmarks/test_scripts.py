@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -165,21 +166,41 @@ def test_departures_plays_both_moves_out_on_the_same_fresh_worlds() -> None:
     assert proposals == [(first, second, verdict)]
 
 
-@pytest.mark.parametrize(("game", "figure"), [("barrell", "jd_protects"), ("squarrels", "pair_worth")])
-def test_tune_strategist_tunes_every_figure_and_checks_on_other_deals(game: str, figure: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "players", "figure"),
+    [("barrell", 2, "jd_protects"), ("squarrels", 2, "pair_worth"), ("nutty", 1, "lasso_at")],
+)
+def test_tune_strategist_tunes_every_figure_and_checks_on_other_deals(game: str, players: int, figure: str) -> None:
     tuning = load("tune_strategist")
     assert set(tuning.SPACES[game]) == set(tuning.strategist_module(game).FIGURES)  # every figure, and only those
     script = str(BENCHMARKS / "tune_strategist.py")
     tune = [script, game, "tune", "--trials", "2", "--deals", "3", "--workers", "1", "--storage", "sqlite:///:memory:"]
     run = subprocess.run([sys.executable, *tune], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "trial 1:" in run.stdout and "TUNED[2] = {" in run.stdout and f'"{figure}":' in run.stdout
+    assert "trial 1:" in run.stdout and f"TUNED[{players}] = {{" in run.stdout and f'"{figure}":' in run.stdout
     check = [script, game, "check", "--deals", "3", "--workers", "1", "--set", f"{figure}=3.2"]
     run = subprocess.run([sys.executable, *check], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert f"{game} at 2: strategist {figure}=3.2 against heuristic: win share" in run.stdout
+    said = "points over the heuristic's" if players == 1 else "win share"
+    assert f"{game} at {players}: strategist {figure}=3.2 against heuristic: " in run.stdout and said in run.stdout
     run = subprocess.run([sys.executable, script, game, "check", "--set", "rng=1"], capture_output=True, text=True)
     assert run.returncode != 0 and "no figure 'rng'" in run.stderr
+
+
+def test_tune_strategist_scores_solo_by_points_paired_with_the_heuristic() -> None:
+    tuning = load("tune_strategist")
+    args = argparse.Namespace(game="nutty", players=1, deals=6, seed=3, workers=1, option=[])
+    mine = tuning.play(args, "strategist", {})
+    theirs = tuning.play(args, "heuristic", {})
+    assert [record.seed for record in mine] == [record.seed for record in theirs]  # the same deals
+    result = tuning.duel(args, {})
+    assert result.deals == 6 and result.value == statistics.fmean(record.scores[0] for record in mine)
+    assert result.low < result.value < result.high
+    gains = [a.scores[0] - b.scores[0] for a, b in zip(mine, theirs, strict=True)]
+    assert f"{statistics.fmean(gains):+.2f} [" in tuning.solo_gain(args, {})
+    script = str(BENCHMARKS / "tune_strategist.py")
+    run = subprocess.run([sys.executable, script, "nutty", "tune", "--players", "2"], capture_output=True, text=True)
+    assert run.returncode == 2 and "played at 1 player(s) only: --players 1" in run.stderr
 
 
 def test_tune_strategist_plays_one_round_of_squarrels_unless_told_otherwise() -> None:

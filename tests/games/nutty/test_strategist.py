@@ -15,7 +15,7 @@ from oakwood.arena.stats import deal_summary
 from oakwood.engine import State
 from oakwood.engine.agent import PlayerView
 from oakwood.games.nutty.heuristic import NuttyHeuristic
-from oakwood.games.nutty.strategist import NuttyStrategist
+from oakwood.games.nutty.strategist import FIGURES, TUNED, NuttyStrategist
 
 from .helpers import board, load, position
 from .test_scenarios import tree
@@ -84,11 +84,32 @@ def test_it_banks_at_once_when_this_turn_can_reach_twenty() -> None:
     assert state.is_terminal() and state.winners() == [0]
 
 
-def test_solo_it_buys_the_lasso_once_it_can_spare_six_points() -> None:
-    rich = load(solo(LIMB, [board(nest="6.0")]))
+def test_solo_it_buys_the_lasso_once_it_can_spare_its_figure() -> None:
+    spare = int(TUNED.get(1, {}).get("lasso_at", NuttyStrategist.lasso_at))
+    rich = load(solo(LIMB, [board(nest=f"{spare}.0")]))
     assert move(rich) == "buy lasso"
-    poor = load(solo(LIMB, [board(nest="5.0")]))
+    poor = load(solo(LIMB, [board(nest=f"{spare - 1}.0")]))
     assert move(poor) != "buy lasso"
+
+
+def test_its_solo_figures_are_tuned_by_table_size_and_unknown_ones_are_refused() -> None:
+    game = oakwood.load("nutty")
+    for players in (1, 2):
+        bot = NuttyStrategist(seed=0)
+        state = game.new_state(players, seed=1)
+        bot.act(PlayerView.of(state, state.to_act()[0]))
+        for name in FIGURES:
+            own = getattr(NuttyStrategist, name)  # the class's figure, where no table size has its own
+            assert getattr(bot, name) == pytest.approx(TUNED.get(players, {}).get(name, own)), (players, name)
+            assert type(getattr(bot, name)) is type(own)  # a price in points stays an int
+    given = NuttyStrategist(seed=0, lasso_at=9.0)  # over the tuned figure, at every size
+    state = game.new_state(1, seed=1)
+    given.act(PlayerView.of(state, 0))
+    assert given.lasso_at == 9 and isinstance(given.lasso_at, int)
+    with pytest.raises(TypeError, match="Nutty Squirrels strategist has no figure 'deck'"):
+        NuttyStrategist(seed=0, deck=1)
+    with pytest.raises(TypeError, match="figure owl_ruin is a number, not 'high'"):
+        NuttyStrategist(seed=0, owl_ruin="high")  # type: ignore[arg-type]
 
 
 def test_it_beats_the_heuristic_on_duplicate_deals() -> None:

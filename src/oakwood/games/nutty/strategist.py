@@ -34,9 +34,9 @@ Solo (no AP; acorns are money), the rules of thumb:
   the next card out is face down (and the nest can pay the Owl) the squirrel walks on and leaves the acorns
   it passes for the walk home, which is free. Without this rule: −0.45 points, −11 % wins.
 - **Respect the Owl.** An unpaid Owl ends the game, so a flip with less than 3 points in hand is priced as
-  costing ``OWL_RUIN`` points when something else can be done instead (collect lying acorns first);
+  costing ``owl_ruin`` points when something else can be done instead (collect lying acorns first);
   against stopping, a flip is still better. 15 → 60: +1.1 points, +8 % wins. And while the carried acorns
-  are what would pay the Owl, a fall is priced ``UNINSURED_FALL`` times what it drops (so the squirrel banks
+  are what would pay the Owl, a fall is priced ``uninsured_fall`` times what it drops (so the squirrel banks
   before flipping on): +1.1 ± 0.2 points, +9 % wins.
 - **Buy the Lasso, not the Backpack.** With the Lasso every acorn lying further out is pulled onto the
   squirrel's card for free, so the walk home drags a limb's acorns inward and later trips are short. Buying
@@ -71,6 +71,7 @@ from typing import Any, Final
 
 from oakwood.engine import Rng
 from oakwood.engine.agent import PlayerView
+from oakwood.engine.figures import Figures
 
 from .cards import LEAF_ACORNS, SOLO_KEEP, SOLO_KEEP_WITH_EVENTS, composition
 
@@ -94,23 +95,25 @@ POWER_WORTH: Final[dict[str, float]] = {
     "SR": 5.0, "BP": 4.0, "SP": 4.0, "ST": 3.0, "OW": 2.0, "LA": 1.5, "FL": 1.0, "DO": 1.0, "SW": 0.7,
 }  # fmt: skip
 
-# ---------------------------------------------------------------- solo tuning
-#: Worth of an acorn a flip reveals but the pockets cannot take now (it needs a later, paid trip).
-LATER_SHARE: Final = 0.35
-#: Points an unpaid Owl is priced at when a flip is weighed against another way to go on (30: −0.3 points).
-OWL_RUIN: Final = 60.0
-#: A fall's loss is multiplied by this when the carried acorns are what would pay the Owl.
-UNINSURED_FALL: Final = 5.0
-#: Wealth at which the Lasso is bought (5 and 7 measured alike, 9: −0.4 points).
-LASSO_AT: Final = 6
-#: Wealth at which Swinging Squirrel is bought, when only Broken Branches bar the face-down cards.
-SWINGING_AT: Final = 3
-#: The least net points a solo trip must promise.
-MIN_NET: Final = 0.05
 #: Decisions without progress after which the solo game is ended.
 SOLO_IDLE_LIMIT: Final = 60
 
 EXCHANGES: Final = ("exchange cheeks", "exchange backpack", "exchange nest", "exchange burrow")
+
+#: The solo figures (class attributes of ``NuttyStrategist``, which say what each is), tuned by table size in
+#: ``TUNED`` and given by name for a study (``benchmarks/tune_strategist.py nutty tune --players 1``).
+FIGURES = (
+    "later_share",
+    "owl_ruin",
+    "uninsured_fall",
+    "fall_weight",
+    "explore_margin",
+    "lasso_at",
+    "swinging_at",
+    "min_net",
+)
+#: The figures by table size.
+TUNED: dict[int, dict[str, float]] = {}
 
 
 # ================================================================ reading the observation
@@ -344,12 +347,34 @@ class NuttyStrategist:
 
     name = "strategist"
 
-    def __init__(self, seed: int = 0) -> None:
+    # ------------------------------------------------------------ solo figures (measured, see above)
+    #: Worth of an acorn a flip reveals but the pockets cannot take now (it needs a later, paid trip).
+    later_share = 0.35
+    #: Points an unpaid Owl is priced at when a flip is weighed against another way to go on (30: −0.3 points).
+    owl_ruin = 60.0
+    #: A fall's loss is multiplied by this when the carried acorns are what would pay the Owl.
+    uninsured_fall = 5.0
+    #: A fall's loss (what is carried, dropped on a Broken Branch) is multiplied by this in every flip's risk.
+    fall_weight = 1.0
+    #: The least net points (gain less risk) a face-down card one step out must promise for the squirrel to walk
+    #: on with the acorns here left for the walk back.
+    explore_margin = 0.0
+    #: Wealth at which the Lasso is bought (5 and 7 measured alike, 9: −0.4 points).
+    lasso_at = 6
+    #: Wealth at which Swinging Squirrel is bought, when only Broken Branches bar the face-down cards.
+    swinging_at = 3
+    #: The least net points a solo trip must promise.
+    min_net = 0.05
+
+    def __init__(self, seed: int = 0, **figures: float) -> None:
+        """A strategist with ``seed``; ``figures`` replace its figures by name at every table size (for tuning; a
+        name not in ``FIGURES`` is refused)."""
         self.rng = Rng(seed)
         #: (round, place) of a flip decided on, so that dropping acorns first never turns into gathering them.
         self.flip_intent: tuple[int, str] | None = None
         self.idle = 0  # solo: decisions since the last progress
         self.deck: dict[str, int] = {}  # the cards of the deck being played (``decks``), set by ``act``
+        self._figures = Figures(self, "Nutty Squirrels strategist", FIGURES, TUNED, figures)
 
     def act(self, view: PlayerView) -> Hashable:
         """Choose an action from the view."""
@@ -357,6 +382,7 @@ class NuttyStrategist:
         texts: dict[str, Any] = {str(action): action for action in legal}
         obs = view.observation
         options = view.game.options
+        self._figures.use(self, obs["players"])
         solo = obs.get("mode") == "solo"
         self.deck = decks(options.deck_composition, options.solo_keep_events)[1 if solo else 0]
         choice = self._solo(obs, texts) if solo else self._multi(obs, view.seat, texts)
@@ -622,7 +648,7 @@ class NuttyStrategist:
             if pick:
                 self.idle = 0
                 return pick
-            if "buy lasso" in texts and wealth >= LASSO_AT:
+            if "buy lasso" in texts and wealth >= self.lasso_at:
                 self.idle = 0
                 return "buy lasso"
         counts = unseen(obs, self.deck)
@@ -655,7 +681,8 @@ class NuttyStrategist:
         if exploring and (insured or wealth >= 3):
             total = sum(counts.values()) or 1
             room = capacity(board) - brown - golden
-            if self._solo_flip_gain(counts, total, room) - self._solo_flip_risk(counts, total, load, brown, wealth) > 0:
+            gain = self._solo_flip_gain(counts, total, room)
+            if gain - self._solo_flip_risk(counts, total, load, brown, wealth) > self.explore_margin:
                 self.idle = 0
                 return f"move L{limb + 1}c{pos + 2}"  # the acorns here wait for the free walk back
             return None
@@ -689,7 +716,7 @@ class NuttyStrategist:
                 net = gain - risk - cost
                 # Against stopping, an unpaid Owl only stops the game too: price the flip without the Owl's ruin.
                 plain = gain - cost - self._solo_flip_risk(counts, total, load, brown, float(wealth + 3))
-                if plain > MIN_NET and outranks(plain, moves, fallback):
+                if plain > self.min_net and outranks(plain, moves, fallback):
                     fallback = (plain, moves, first)
             else:
                 if not (card["golden"] or card["brown"]):
@@ -698,7 +725,7 @@ class NuttyStrategist:
                 swap = min(card["golden"] - take_golden, brown)
                 take_brown = min(card["brown"], room - take_golden)
                 net = 5 * take_golden + 4 * swap + take_brown - cost
-            if net > MIN_NET and outranks(net, moves, best):
+            if net > self.min_net and outranks(net, moves, best):
                 best = (net, moves, first)
         step = best[2] if best is not None else (fallback[2] if fallback is not None else None)
         if step is not None and not (room == 0 and at[0] >= 0 and step == inward(at)):
@@ -708,7 +735,7 @@ class NuttyStrategist:
         if at[0] >= 0:
             home = move_text(inward(at))
             return home if home in texts else "end game"
-        if "buy swinging" in texts and wealth >= SWINGING_AT and self._behind_broken_branch(tree):
+        if "buy swinging" in texts and wealth >= self.swinging_at and self._behind_broken_branch(tree):
             return "buy swinging"  # the only way past Broken Branches in solo
         return "end game"
 
@@ -728,31 +755,30 @@ class NuttyStrategist:
             return 0.0
         return float(sum(1 for q in range(at[1] + 1) if tree[at[0]][q]["card"] is not None))
 
-    @staticmethod
-    def _solo_flip_gain(counts: dict[str, int], total: int, room: int) -> float:
-        """Expected points of a solo flip: the leaf's acorns that fit now, the rest at ``LATER_SHARE``."""
+    def _solo_flip_gain(self, counts: dict[str, int], total: int, room: int) -> float:
+        """Expected points of a solo flip: the leaf's acorns that fit now, the rest at ``later_share``."""
         value = 0.0
         for kind, (leaf_brown, leaf_golden) in LEAF_ACORNS.items():
             n = counts.get(kind, 0)
             if not n:
                 continue
             if leaf_golden:
-                worth = 5.0 if room else 5.0 * LATER_SHARE
+                worth = 5.0 if room else 5.0 * self.later_share
             else:
                 now = min(leaf_brown, room)
-                worth = now + LATER_SHARE * (leaf_brown - now)
+                worth = now + self.later_share * (leaf_brown - now)
             value += n * worth
         return value / total
 
-    @staticmethod
-    def _solo_flip_risk(counts: dict[str, int], total: int, load: int, brown: int, wealth: float) -> float:
-        """Expected points a solo flip loses: what is carried to a Broken Branch, the Owl's bribe (or the game,
-        priced ``OWL_RUIN``, without 3 points to pay), Sticky Fingers' pick of the lowest carried acorn."""
-        risk = counts.get("BB", 0) * float(load)
+    def _solo_flip_risk(self, counts: dict[str, int], total: int, load: int, brown: int, wealth: float) -> float:
+        """Expected points a solo flip loses: what is carried to a Broken Branch (times ``fall_weight``), the
+        Owl's bribe (or the game, priced ``owl_ruin``, without 3 points to pay), Sticky Fingers' pick of the
+        lowest carried acorn."""
+        risk = counts.get("BB", 0) * float(load) * self.fall_weight
         if counts.get("OW", 0) and wealth - load < 3:
-            risk *= UNINSURED_FALL  # the fall would also leave too little to bribe the Owl
+            risk *= self.uninsured_fall  # the fall would also leave too little to bribe the Owl
         if counts.get("OW", 0):
-            risk += counts["OW"] * (3.0 if wealth >= 3 else OWL_RUIN)
+            risk += counts["OW"] * (3.0 if wealth >= 3 else self.owl_ruin)
         if load:
             risk += counts.get("ST", 0) * (1.0 if brown else 5.0)
         return risk / total
