@@ -92,10 +92,11 @@ SPACES: dict[str, dict[str, tuple[float, float]]] = {
         "owl_ruin": (5.0, 100.0),
         "uninsured_fall": (1.0, 10.0),
         "fall_weight": (0.0, 3.0),
-        "explore_margin": (-2.0, 2.0),
+        "explore_margin": (-3.0, 3.0),
         "lasso_at": (3, 12),
         "swinging_at": (3, 12),
-        "min_net": (0.0, 2.0),
+        "min_net": (-1.0, 2.0),
+        "min_flip_net": (-3.0, 2.0),
     },
 }
 #: The table size of a game whose strategist has figures at one size only (Nutty Squirrels: solo).

@@ -111,6 +111,7 @@ FIGURES = (
     "lasso_at",
     "swinging_at",
     "min_net",
+    "min_flip_net",
 )
 #: The figures by table size.
 TUNED: dict[int, dict[str, float]] = {}
@@ -363,8 +364,10 @@ class NuttyStrategist:
     lasso_at = 6
     #: Wealth at which Swinging Squirrel is bought, when only Broken Branches bar the face-down cards.
     swinging_at = 3
-    #: The least net points a solo trip must promise.
+    #: The least net points a solo trip to lying acorns must promise.
     min_net = 0.05
+    #: The least net points a solo trip to flip a face-down card must promise (below this the game is ended).
+    min_flip_net = 0.05
 
     def __init__(self, seed: int = 0, **figures: float) -> None:
         """A strategist with ``seed``; ``figures`` replace its figures by name at every table size (for tuning; a
@@ -716,7 +719,8 @@ class NuttyStrategist:
                 net = gain - risk - cost
                 # Against stopping, an unpaid Owl only stops the game too: price the flip without the Owl's ruin.
                 plain = gain - cost - self._solo_flip_risk(counts, total, load, brown, float(wealth + 3))
-                if plain > self.min_net and outranks(plain, moves, fallback):
+                least = self.min_flip_net
+                if plain > least and outranks(plain, moves, fallback):
                     fallback = (plain, moves, first)
             else:
                 if not (card["golden"] or card["brown"]):
@@ -725,7 +729,8 @@ class NuttyStrategist:
                 swap = min(card["golden"] - take_golden, brown)
                 take_brown = min(card["brown"], room - take_golden)
                 net = 5 * take_golden + 4 * swap + take_brown - cost
-            if net > self.min_net and outranks(net, moves, best):
+                least = self.min_net
+            if net > least and outranks(net, moves, best):
                 best = (net, moves, first)
         step = best[2] if best is not None else (fallback[2] if fallback is not None else None)
         if step is not None and not (room == 0 and at[0] >= 0 and step == inward(at)):
