@@ -89,9 +89,9 @@ SPACES: dict[str, dict[str, tuple[float, float]]] = {
     },
     "nutty": {  # solo
         "later_share": (0.0, 1.0),
-        "owl_ruin": (5.0, 100.0),
-        "uninsured_fall": (1.0, 10.0),
-        "fall_weight": (0.0, 3.0),
+        "owl_ruin": (5.0, 200.0),
+        "uninsured_fall": (1.0, 20.0),
+        "fall_weight": (0.0, 6.0),
         "explore_margin": (-3.0, 3.0),
         "lasso_at": (3, 12),
         "swinging_at": (3, 12),
