@@ -85,7 +85,7 @@ def test_it_banks_at_once_when_this_turn_can_reach_twenty() -> None:
 
 
 def test_solo_it_buys_the_lasso_once_it_can_spare_its_figure() -> None:
-    spare = int(TUNED.get(1, {}).get("lasso_at", NuttyStrategist.lasso_at))
+    spare = int(TUNED.get(1, {}).get("lasso_at", NuttyStrategist(seed=0).lasso_at))
     rich = load(solo(LIMB, [board(nest=f"{spare}.0")]))
     assert move(rich) == "buy lasso"
     poor = load(solo(LIMB, [board(nest=f"{spare - 1}.0")]))
@@ -94,12 +94,13 @@ def test_solo_it_buys_the_lasso_once_it_can_spare_its_figure() -> None:
 
 def test_its_solo_figures_are_tuned_by_table_size_and_unknown_ones_are_refused() -> None:
     game = oakwood.load("nutty")
+    untuned = NuttyStrategist(seed=0)  # before its first move: the class's figures
     for players in (1, 2):
         bot = NuttyStrategist(seed=0)
         state = game.new_state(players, seed=1)
         bot.act(PlayerView.of(state, state.to_act()[0]))
         for name in FIGURES:
-            own = getattr(NuttyStrategist, name)  # the class's figure, where no table size has its own
+            own = getattr(untuned, name)  # the class's figure, where no table size has its own
             assert getattr(bot, name) == pytest.approx(TUNED.get(players, {}).get(name, own)), (players, name)
             assert type(getattr(bot, name)) is type(own)  # a price in points stays an int
     given = NuttyStrategist(seed=0, lasso_at=9.0)  # over the tuned figure, at every size
