@@ -45,15 +45,22 @@ Solo (no AP; acorns are money), the rules of thumb:
   Branches and nothing else is left. Flying Squirrel is never bought (it let the squirrel wander sideways
   for free: −3.9 points).
 - **Price every trip in points:** acorns that fit, less the outward steps onto face-up cards (and Sticky
-  Fingers' toll); a face-down card's expected leaf less the risks of what is carried. Stop when nothing is
-  worth more than it costs.
+  Fingers' toll); a face-down card's expected leaf less the risks of what is carried. Stop when no trip is
+  within ``min_net`` (acorns) or ``min_flip_net`` (a flip) of paying for itself.
+- **Tuned solo figures** (``SOLO``, an Optuna study of 130 trials of 4,000 deals, ``benchmarks/tune_strategist.py
+  nutty tune``): go on while a trip costs up to a point more than it promises (it also leaves the squirrel out
+  on the limb, nearer the next card), always walk on over face-down cards with empty cheeks, and price a fall
+  with acorns in the cheeks about five times what it drops (sixty times while they would pay the Owl), so the
+  squirrel banks before it flips on. On fresh deals: +3.26 ± 0.22 points over the heuristic (seed 2, 4,000
+  deals; +2.46 before), +3.06 ± 0.22 (seed 3; +2.31 before).
 
 Final figures on fresh deals (not the tuning ones), win share against ``NuttyHeuristic`` at the other seats
 with the 95 % half-width: 2 players 0.682 ± 0.015 (2000 deals, equal 0.5), 3 players 0.535 ± 0.020 (800,
 equal 0.333), 4 players 0.459 ± 0.016 (1000, equal 0.25), 6 players 0.317 ± 0.023 (300, equal 0.167).
 Solo over 2000 seeds: +2.23 ± 0.32 points a game (16.50 against 14.28), wins 59.6 % against 41.8 %; after
 trips were ranked by moves instead of a random tie-break (``outranks``), over 4000 other deals: +2.46 ± 0.22
-(16.42 against 13.96), wins 58.6 % against 38.6 %, where the random tie-break scored +2.50 on the same deals.
+(16.42 against 13.96), wins 58.6 % against 38.6 %, where the random tie-break scored +2.50 on the same deals;
+with the tuned solo figures, +3.26 ± 0.22 on those deals (17.22 against 13.96).
 A decision costs about 47 µs in a four-player game (the heuristic's: 29 µs), 28 µs in solo (the same).
 
 Termination: multiplayer turns always end (every move costs AP, and the free actions — gathering, dropping
