@@ -25,8 +25,8 @@ match's time, as the ``squarrels-2`` strength case plays), and ``-o KEY=VALUE`` 
     python benchmarks/tune_strategist.py barrell check --deals 4000 --seed 2
     python benchmarks/tune_strategist.py barrell check --deals 4000 --seed 2 --set card_value=3.2 --set heart_value=1
     python benchmarks/tune_strategist.py squarrels tune --trials 200 --deals 4000 --seed 1
-    python benchmarks/tune_strategist.py nutty tune --players 1 --trials 100 --deals 4000 --seed 1
-    python benchmarks/tune_strategist.py nutty check --players 1 --deals 4000 --seed 2
+    python benchmarks/tune_strategist.py nutty tune --trials 130 --deals 4000 --seed 1          # solo
+    python benchmarks/tune_strategist.py nutty check --deals 4000 --seed 2
 """
 
 from __future__ import annotations
