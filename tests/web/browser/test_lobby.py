@@ -153,11 +153,13 @@ def test_a_battle_summary_shows_the_revealed_fields_and_waits_for_the_player(pag
     for _ in range(3):  # a deal whose first battle ends the game is legal (below): the person starts another table
         create_from_lobby(page, live_server, "barrell", 2)
         end = time.monotonic() + 120
-        while not dialog.evaluate("(d) => d.open"):
+        while not dialog.evaluate("(d) => d.open") and not is_over(page):
             assert time.monotonic() < end, "no battle ended"
-            assert not is_over(page)
             if not play_one(page, close_summary=False):  # the summary under test is not to be closed unseen
                 page.wait_for_timeout(50)
+        if not dialog.evaluate("(d) => d.open"):  # the first battle ended the game: the game-over panel took it
+            page.goto(f"{live_server}/")
+            continue
         expect(dialog.locator("h3")).to_contain_text("Battle 1 is over")
         rows = dialog.locator("tbody tr")
         expect(rows).to_have_count(2)
