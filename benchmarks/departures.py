@@ -70,7 +70,13 @@ def note_departures(expert: ISMCTSAgent) -> list[tuple[Hashable, Hashable, bool]
         proposals.append((move, guide_move, verdict))
         return verdict
 
-    expert._confirmed = noted  # type: ignore[method-assign]
+    try:
+        expert._confirmed = noted  # type: ignore[method-assign]
+    except AttributeError:  # a native class's methods cannot be replaced
+        raise SystemExit(
+            "departures.py notes the expert's departures by wrapping one of its methods, which the compiled build "
+            "does not allow: run it on the pure sources (without PYTHONPATH=build/compiled)"
+        ) from None
     return proposals
 
 
