@@ -80,18 +80,3 @@ def test_the_hint_bots_keep_one_search_tree_per_seat() -> None:
     game = load(TOY_NAME)
     advisor = HintAdvisor(game, seed=1)
     assert advisor.bot(0) is advisor.bot(0) and advisor.bot(0) is not advisor.bot(1)
-
-
-def test_a_solo_nutty_hint_shows_the_points_expected(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Solo, Nutty's search plays for its share of the 20 winning points (a loss keeps its score), so the hint
-    shows points of 20, not a chance to win."""
-    game = load("nutty")
-    monkeypatch.setattr(type(game), "level_iterations", (10, 30))  # a short expert search: a quick test
-    state = game.new_state(1, 3)
-    seat = state.to_act()[0]
-    hint = HintAdvisor(game, seed=1, seconds=60.0).advise(state, seat)
-    assert hint.goal == 20 and hint.iterations == 30 and len(hint.options) > 1
-    shown = text_of(render_hint(game, hint, searched=True))
-    assert "points (of 20)" in shown and "chance to win" not in shown
-    searched = [o for o in hint.options if o.chance is not None]
-    assert searched and all(f"{o.chance * 20:.1f}" in shown for o in searched[:5])

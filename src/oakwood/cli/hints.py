@@ -4,8 +4,7 @@ The hint bot is an agent like any other: it is handed ``PlayerView.for_agent(sta
 human's seat, a snapshot that never reaches the live state, so a hint can use only what that seat knows.
 
 Where ``expert`` searches (ISMCTS in S'Quarrels and Barrell), the hint is its search: each option's share of
-the search and its estimated chance to win (the mean return the search saw for it, in [0, 1]; alone in a game
-whose search also credits a loss's score, ``Game.solo_goal``, the points expected, a win counted as the goal); the
+the search and its estimated chance to win (the mean return the search saw for it, in [0, 1]); the
 recommendation is what the bot itself would play (the most searched option, unless it keeps its guide's
 move). The budget is the level's iterations or :data:`HINT_SECONDS`, whichever ends first, so a hint stays
 quick on a slow machine (its estimates are then a little rougher than a full ``expert`` move). Where
@@ -58,8 +57,6 @@ class Hint:
     options: list[HintOption]
     iterations: int  # search iterations run (0: the level does not search)
     seconds: float
-    #: The points an option's ``chance`` is a share of (solo, ``Game.solo_goal``); None: a chance to win.
-    goal: int | None = None
 
     @property
     def recommended(self) -> HintOption:
@@ -96,8 +93,7 @@ class HintAdvisor:
             # As the bot chooses: its choice first, then the others as it ranks them.
             ranked = report.ranking
             options = [HintOption(numbers[a], a, report.visits.get(a, 0), report.values.get(a)) for a in ranked]
-            goal = self.game.solo_goal if state.num_players == 1 else None
-            return Hint(options, report.iterations, report.seconds, goal)
+            return Hint(options, report.iterations, report.seconds)
         action = as_choice(bot.act(view), 0.0).action
         return Hint([HintOption(numbers[action], action, 0, None)], 0, 0.0)
 
@@ -110,7 +106,7 @@ class HintAdvisor:
 
 def render_hint(game: Game[Any], hint: Hint, *, searched: bool) -> RenderableType:
     """A few lines: the recommended move marked ★, and for a search the top options with their estimated
-    chance to win (or points expected, ``Hint.goal``) and how much of the search tried them."""
+    chance to win and how much of the search tried them."""
     best = hint.recommended
     heading = Text("Hint: ", style="bold cyan")
     heading.append(f"the {HINT_LEVEL} bot would play ")
@@ -127,17 +123,13 @@ def render_hint(game: Game[Any], hint: Hint, *, searched: bool) -> RenderableTyp
     table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 0), header_style="dim")
     table.add_column("", no_wrap=True)
     table.add_column("move")
-    goal = hint.goal
-    table.add_column("chance to win" if goal is None else f"points (of {goal})", justify="right", no_wrap=True)
+    table.add_column("chance to win", justify="right", no_wrap=True)
     table.add_column("searched", justify="right", no_wrap=True, style="dim")
     shown: Sequence[HintOption] = hint.options[:TOP_OPTIONS]
     for option in shown:
         mark = "★" if option is best else ""
         style = "bold green" if option is best else ""
-        if option.chance is None:
-            chance = "—"
-        else:
-            chance = f"{option.chance:.0%}" if goal is None else f"{option.chance * goal:.1f}"
+        chance = "—" if option.chance is None else f"{option.chance:.0%}"
         share = f"{option.visits / hint.iterations:.0%}" if hint.iterations else ""
         name = f"{option.number}  {option.action}"  # the menu right above describes each move
         table.add_row(Text(mark, style="bold green"), Text(name, style=style), Text(chance, style=style), share)

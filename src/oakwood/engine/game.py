@@ -85,9 +85,6 @@ class Game(ABC, Generic[O]):
     #: By table size, how many fresh worlds must confirm that a move ISMCTS prefers to its guide's is better
     #: before it plays it (``ISMCTSAgent.confirm``); a table size not listed trusts the search's own margin.
     confirm_departures: ClassVar[Mapping[int, int]] = {}
-    #: Solo, the points ``estimate_returns`` is a share of, where a loss is credited with its score (a win is
-    #: 1); None where a solo value is the chance to win. Hints show it as points.
-    solo_goal: ClassVar[int | None] = None
 
     def __init__(self, options: O | None = None, **values: Any) -> None:
         if options is not None and values:
@@ -119,12 +116,10 @@ class Game(ABC, Generic[O]):
     def estimate_returns(self, state: State) -> list[float]:
         """Each seat's expected ``returns()`` from ``state``: a number in [0, 1] per seat.
 
-        Search bots call it where they stop a playout early (random play never ends some games here), and on
-        a finished game: it is what search plays for. With several seats the shares sum to 1 (someone wins, or
-        a tie splits the win), and a finished game gives its ``returns()`` (equal shares if nobody won). Alone
-        (a solo game) it is the chance to win by default; a game may credit a loss with its score (Nutty
-        Squirrels: the share of the 20 winning points, so a loss at 19 beats one at 5). The default reads only
-        the scores: each seat's share grows with its lead; a solo game running gives even odds.
+        Search bots call it where they stop a playout early (random play never ends some games here). With
+        several seats the shares sum to 1 (someone wins, or a tie splits the win); alone (a solo game) it is
+        the chance to win. A finished game gives its ``returns()`` (equal shares if nobody won). The default
+        reads only the scores: each seat's share grows with its lead; a solo game running gives even odds.
         Games override it with what they know about who is ahead (cards in hand, acorns carried, battles won…).
         """
         n = state.num_players

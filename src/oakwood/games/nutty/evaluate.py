@@ -13,14 +13,9 @@ waiting. Worths become win shares by a softmax whose softness shrinks as the gam
 face-down cards, then the end trigger): early leads are uncertain, late ones decisive. Burying 20 wins at
 once, so a worth of 20 or more is a near-certain win and dominates the softmax by itself.
 
-Solo (NS-17 d): what the solo player plays for, the share of the 20 winning points they end with. A win
-(20 points end the game at once) is worth 1, as it was; a loss is worth the points it ended with, over 20,
-where a win-or-nothing value made every loss alike. The rulebook asks for both ("You win if you can collect
-at least 20 points …, with hopes of achieving a higher score with each playthrough"), the levels are measured
-by their mean score, and the strategist that guides the search was tuned for it. Before the end
-it is the expected share under a logistic spread of the final points around a *potential*: the points in hand
-(nest and burrow), the acorns carried, the acorns lying on face-up cards, the acorns the face-down cards should
-hold on average (from the leaves not yet seen), and the powers held.
+Solo (NS-17 d): the chance to reach 20 points, a logistic curve of the points in hand (nest and burrow), the
+acorns carried, the acorns lying on face-up cards, the acorns the face-down cards should hold on average
+(from the leaves not yet seen), and the powers held.
 """
 
 from __future__ import annotations
@@ -61,17 +56,16 @@ LEAF_POINTS = {kind: brown + 5 * golden for kind, (brown, golden) in LEAF_ACORNS
 
 
 def estimate(state: TreeState) -> list[float]:
-    """Each seat's expected share of the win (multiplayer), or the solo player's share of the 20 points, in
-    [0, 1]."""
+    """Each seat's expected share of the win (multiplayer), or the chance to win (solo), in [0, 1]."""
     if state.phase == "over":
-        if state.num_players == 1:
-            return [min(state.points(0), WIN_POINTS) / WIN_POINTS]
         returns = state.returns()
+        if state.num_players == 1:
+            return returns
         total = sum(returns)
         n = state.num_players
         return [r / total for r in returns] if total > 0 else [1.0 / n] * n
     if state.solo:
-        return [solo_share(state)]
+        return [solo_chance(state)]
     return multiplayer_shares(state)  # type: ignore[arg-type]
 
 
@@ -101,9 +95,8 @@ def multiplayer_shares(state: NuttyState) -> list[float]:
     return shares_from_scores(worths, softness)
 
 
-def solo_share(state: TreeState) -> float:
-    """The expected share of the 20 winning points the game ends with: the final points spread logistically
-    around what is banked and what is still to be had (its mean), and a win counted as 20."""
+def solo_chance(state: TreeState) -> float:
+    """The chance to reach 20 points: a logistic curve of what is banked and what is still to be had."""
     points = state.points(0)
     if points >= WIN_POINTS:
         return 1.0
@@ -127,10 +120,7 @@ def solo_share(state: TreeState) -> float:
         hidden = face_down * (leaf_points_total(state) - seen_leaf_points) / unseen
     potential = points + SOLO_CARRIED * carried + SOLO_LOOSE * loose + SOLO_HIDDEN * hidden
     potential += SOLO_POWER * len(state.powers[0])
-    # E[min(X, 20)] for X logistic about the potential: 20 - spread * softplus((20 - potential) / spread).
-    shortfall = (WIN_POINTS - potential) / SOLO_SPREAD
-    softplus = shortfall + math.log1p(math.exp(-shortfall)) if shortfall > 0 else math.log1p(math.exp(shortfall))
-    return max(0.0, 1.0 - SOLO_SPREAD * softplus / WIN_POINTS)
+    return 1.0 / (1.0 + math.exp((WIN_POINTS - potential) / SOLO_SPREAD))
 
 
 def leaf_points_total(state: TreeState) -> int:

@@ -12,7 +12,7 @@ from .evaluate import estimate
 from .options import NuttyOptions
 from .solo import SoloState
 from .state import NuttyState
-from .tree import WIN_POINTS, TreeState
+from .tree import TreeState
 
 
 class Nutty(Game[NuttyOptions]):
@@ -44,7 +44,6 @@ class Nutty(Game[NuttyOptions]):
     # two-player expert was weaker than the strategist alone (0.61 against 0.70 over medium): there, fresh worlds
     # must confirm each one (two players: 0.78 over medium on the same deals since; benchmarks/README.md).
     confirm_departures: ClassVar[Mapping[int, int]] = {1: 40, 2: 40}
-    solo_goal: ClassVar[int | None] = WIN_POINTS  # solo, search plays for its share of the 20 points (evaluate.py)
     quiet_events: ClassVar[frozenset[str]] = frozenset(
         {
             "turn", "end_turn", "move", "claim", "gather", "drop", "pack", "unpack", "stash", "unstash",
@@ -101,8 +100,7 @@ class Nutty(Game[NuttyOptions]):
 
     def estimate_returns(self, state: State) -> list[float]:
         """Who is ahead, for search: win shares from buried, banked and carried acorns and powers, sharper
-        as the tree runs out (multiplayer); the expected share of the 20 winning points (solo: a loss is
-        credited with its points). See ``evaluate.py``."""
+        as the tree runs out (multiplayer); the chance to reach 20 points (solo). See ``evaluate.py``."""
         assert isinstance(state, TreeState)
         return estimate(state)
 
