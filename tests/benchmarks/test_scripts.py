@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -256,3 +258,41 @@ def test_without_pythonpath_a_script_runs_its_own_checkout_s_sources(tmp_path: P
     script = copy / "benchmarks" / "duel.py"
     run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
     assert "the tree's own oakwood" in run.stderr, run.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "last_line", "status"),
+    [
+        # a script's own loop: the KeyboardInterrupt reaches Python's hook, and Python ends by SIGINT as usual
+        ("departures.py", ["--case", "nutty-solo", "--games", "1"], "stopped (Ctrl-C)", -signal.SIGINT),
+        # simulate stops its workers and raises SimulationStopped with the games finished
+        (
+            "strength.py",
+            ["--cases", "nutty-solo", "--levels", "expert", "--matches", "4", "--workers", "2"],
+            "stopped: interrupted, after 0 finished games",
+            1,
+        ),
+    ],
+)
+def test_ctrl_c_stops_a_benchmark_with_one_line(script: str, arguments: list[str], last_line: str, status: int) -> None:
+    """Stopping a long run is ordinary: one line on stderr, no traceback (``checkout.stopped_in_one_line``)."""
+    run = subprocess.Popen(
+        [sys.executable, "-u", str(BENCHMARKS / script), *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert run.stdout is not None
+    if script == "departures.py":
+        run.stdout.readline()  # its header: the game has started
+    else:  # until its workers are playing (a solo expert game takes far longer than this test)
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 60
+        while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # and playing, not still starting
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1] == last_line
+    assert run.returncode == status
