@@ -34,15 +34,12 @@ if SOURCES not in sys.path[:_FRONT]:
 def stopped_in_one_line(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
     """``sys.excepthook``: Ctrl-C, met by a script itself or by ``simulate`` (which stops its workers and raises
     ``SimulationStopped``), prints one line; anything else Python's usual traceback."""
-    interrupted = issubclass(kind, KeyboardInterrupt)
-    if not interrupted and "oakwood.arena.simulate" in sys.modules:
-        from oakwood.arena.simulate import SimulationStopped
-
-        if isinstance(error, SimulationStopped):
-            print(f"stopped: {error.reason}, after {len(error.records)} finished games", file=sys.stderr)
-            return
-    if interrupted:
+    if issubclass(kind, KeyboardInterrupt):
         print("stopped (Ctrl-C)", file=sys.stderr)
+        return
+    simulate = sys.modules.get("oakwood.arena.simulate")  # never imported here: only a run of games raises it
+    if simulate is not None and isinstance(error, simulate.SimulationStopped):
+        print(f"stopped: {error.reason}, after {len(error.records)} finished games", file=sys.stderr)
         return
     sys.__excepthook__(kind, error, trace)
 
