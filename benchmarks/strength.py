@@ -39,13 +39,16 @@ rates ``--alpha`` and ``--beta``) instead of a fixed number of games: duplicate 
 a time, each deal's games averaged first, and the run stops when the test accepts a hypothesis, or after
 ``--max-deals`` deals as "undecided". The bounds are the level's win shares (e.g. ``0.6,0.7``); alone, its mean
 score gain over the other bot on the same deals (e.g. ``0,3`` points). A line after each batch shows the LLR so
-far, so a run stopped by hand still says what it reached.
+far, so a run stopped by hand still says what it reached. ``--write`` with ``--sprt`` against the levels' own
+opponents stores each level's verdict beside its fixed sample (``sequential``, with the seed and the form that
+ran it; ``oakwood games`` shows both): a test that stops early decides a goal, a fixed sample measures the gain.
 
     python benchmarks/strength.py                                   # every case, the default number of games
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
     python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
     python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7
     python benchmarks/strength.py --cases nutty-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7 --write
+    python benchmarks/strength.py --cases nutty-solo --levels expert --sprt 0,3 --write   # expert vs medium, +3 points
     python benchmarks/strength.py --cases barrell-2 --levels expert --opponent pimc --seconds 1 --sprt 0.6,0.7 \
         --variant guide_epsilon=0.5
 """
@@ -445,33 +448,48 @@ def measure(
     return figures
 
 
+#: Where a case keeps results that are not its levels' fixed samples: against time-matched PIMC, and sequential
+#: tests against the levels' own opponents.
+BESIDE = ("against_pimc", "sequential")
+
+
 def against_pimc(figures: dict[str, Any], seconds: float, seed: int) -> dict[str, Any]:
     """A case's figures measured against time-matched PIMC, as they are stored: each level's result under
     ``against_pimc`` (with the seconds a move both bots searched, the seed and the form that ran them), none
     under ``levels``, whose opponents are the levels' own."""
-    form = "compiled" if inspect_form().compiled else "pure"  # time-matched: both bots ran in this form
-    stamp = {"commit": figures["commit"], "measured": figures["measured"]}
-    results = {
-        level: {**result, **stamp, "seconds_a_move": seconds, "seed": seed, "form": form}
-        for level, result in figures["levels"].items()
-    }
-    return {**figures, "levels": {}, "time": {}, "against_pimc": results}
+    return stored_beside(figures, "against_pimc", seed, seconds_a_move=seconds)
+
+
+def sequential_verdicts(figures: dict[str, Any], seed: int) -> dict[str, Any]:
+    """A case's comparisons against the levels' own opponents decided by sequential tests, as they are stored:
+    each level's verdict under ``sequential`` (with the seed and the form that ran it), none under ``levels``,
+    which are fixed samples (a test that stops early overstates the gain it stops on)."""
+    return stored_beside(figures, "sequential", seed)
+
+
+def stored_beside(figures: dict[str, Any], key: str, seed: int, **extra: Any) -> dict[str, Any]:
+    """``figures`` with each level's result moved from ``levels`` to ``key``, stamped with the commit, date,
+    seed, form and ``extra``; no search times (they are the levels' own, measured with their fixed samples)."""
+    form = "compiled" if inspect_form().compiled else "pure"  # time-matched against PIMC: both bots in this form
+    stamp = {"commit": figures["commit"], "measured": figures["measured"], **extra, "seed": seed, "form": form}
+    results = {level: {**result, **stamp} for level, result in figures["levels"].items()}
+    return {**figures, "levels": {}, "time": {}, key: results}
 
 
 def merged(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]:
     """A case's new figures over its stored ones: levels not measured this time keep theirs (each level
     records the commit and date it was measured at), the search times are replaced only if measured, and
     results against PIMC only for the levels measured against it. The case's own commit and date are those of
-    its latest measurement against its levels' own opponents."""
+    its latest measurement against its levels' own opponents; sequential tests are kept by level as PIMC's are."""
     if before is None:
         return now
     stamp = {"commit": before.get("commit"), "measured": before.get("measured")}  # levels stored before stamps
     levels = {**{lv: {**stamp, **r} for lv, r in before.get("levels", {}).items()}, **now["levels"]}
-    pimc = {**before.get("against_pimc", {}), **now.get("against_pimc", {})}
+    beside = {key: {**before.get(key, {}), **now.get(key, {})} for key in BESIDE}
     case = {**before, **now, "levels": levels, "time": now["time"] or before.get("time", {})}
-    if not now["levels"]:  # only PIMC was measured: the case's stamp stays its levels'
+    if not now["levels"]:  # only PIMC or a sequential test was measured: the case's stamp stays its levels'
         case.update(stamp)
-    return {**case, "against_pimc": pimc} if pimc else case
+    return case | {key: results for key, results in beside.items() if results}
 
 
 def _score(result: dict[str, Any]) -> str:
@@ -527,21 +545,24 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} "
                 f"| {result.get('commit', figures['commit'])} |"
             )
-        for level in [level for level in LEVELS if level in figures.get("against_pimc", {})]:
-            result = figures["against_pimc"][level]
-            low, high = result["ci95"]
-            rows.append(
-                f"| {case} | {level} | pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
-                f"{_score(result)}{_sprt(result)} | {result['games']} | {result['win_share']:.2f} "
-                f"[{low:.2f}, {high:.2f}] | {1 / players:.2f} | | | {result['commit']} |"
-            )
+        for key in BESIDE:
+            for level in [level for level in LEVELS if level in figures.get(key, {})]:
+                result = figures[key][level]
+                low, high = result["ci95"]
+                against = (
+                    f"pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
+                    if key == "against_pimc"
+                    else f"{result['opponent']}, {result['form']}"
+                )
+                rows.append(
+                    f"| {case} | {level} | {against}{_score(result)}{_sprt(result)} | {result['games']} | "
+                    f"{result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} | | | {result['commit']} |"
+                )
     return "\n".join(rows)
 
 
 def sequential_test(parser: argparse.ArgumentParser, args: argparse.Namespace) -> SequentialTest:
     """``--sprt`` and its companions, checked (``parser.error`` on bad ones: one line each)."""
-    if args.write and args.opponent != "pimc":
-        parser.error("--sprt decides a comparison, it does not measure the levels as stored: drop --write")
     try:
         h0, h1 = (float(bound) for bound in args.sprt.split(","))
     except ValueError:
@@ -627,6 +648,8 @@ def main() -> None:
         )
         if args.opponent == "pimc":
             figures = against_pimc(figures, args.seconds, args.seed)
+        elif test is not None:
+            figures = sequential_verdicts(figures, args.seed)
         if args.write:  # after every case, so an interrupted run keeps what it measured
             stored: dict[str, Any] = json.loads(STRENGTH_FILE.read_text()) if STRENGTH_FILE.exists() else {}
             stored[case] = merged(stored.get(case), figures)

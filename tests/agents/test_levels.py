@@ -14,7 +14,7 @@ from oakwood.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent
 from oakwood.agents.levels import LEVELS, level_bot, level_settings, measured_strength
 from oakwood.arena.match import play_match
 from oakwood.cli.main import app
-from oakwood.cli.tables import pimc_line, strength_line
+from oakwood.cli.tables import pimc_line, sequential_line, strength_line
 from tests.cli.toygame import TOY_NAME
 
 
@@ -131,6 +131,25 @@ def test_a_result_against_time_matched_pimc_is_shown_with_its_test() -> None:
     )
 
 
+def test_a_sequential_verdict_against_the_levels_own_opponent_is_shown_beside_the_fixed_sample() -> None:
+    solo: dict[str, Any] = {"win_share": 0.83, "ci95": [0.55, 0.95], "opponent": "medium", "games": 12, "deals": 12}
+    solo.update(mean_score=18.4, form="compiled", sprt={"h0": 0, "h1": 3, "outcome": "H1"})
+    solo["over_medium"] = {"score": {"mean": 6.1, "ci95": [1.9, 10.2]}, "wins": {"mean": 0.42, "ci95": [0.1, 0.7]}}
+    figures: dict[str, Any] = {"settings": "solo", "levels": {}, "sequential": {"expert": solo}}
+    assert sequential_line(figures, "expert") == (
+        "solo: mean score 18.4, +6.1 [+1.9, +10.2] points over medium, compiled (12 games of 12 deals; SPRT 0/3: "
+        "H1 (3) accepted)"
+    )
+    assert sequential_line(figures, "hard") == ""
+    duel = {"win_share": 0.66, "ci95": [0.6, 0.72], "opponent": "medium", "games": 180, "deals": 90, "form": "pure"}
+    duel["sprt"] = {"h0": 0.55, "h1": 0.65, "outcome": "H0"}
+    figures = {"settings": "2 players, a match to 50", "levels": {}, "sequential": {"expert": duel}}
+    assert sequential_line(figures, "expert") == (
+        "2 players, a match to 50: 66% [60%–72%] vs medium, pure (180 games of 90 deals; SPRT 0.55/0.65: H0 (0.55) "
+        "accepted)"
+    )
+
+
 def test_games_shows_each_stored_result_against_pimc() -> None:
     output = CliRunner().invoke(app, ["games"], env={"COLUMNS": "250"}).output
     shown = 0
@@ -138,6 +157,8 @@ def test_games_shows_each_stored_result_against_pimc() -> None:
         for level in figures.get("against_pimc", {}):
             assert pimc_line(figures, level) in output
             shown += 1
+        for level in figures.get("sequential", {}):
+            assert sequential_line(figures, level) in output
     assert shown >= 1, "issue 37 asks every strength figure to be reported against time-matched PIMC too"
 
 
@@ -157,6 +178,14 @@ def test_the_measured_strengths_are_well_formed() -> None:
             assert result["seconds_a_move"] > 0 and result["form"] in ("compiled", "pure") and result["games"] > 0
             low, high = result["ci95"]
             assert 0 <= low <= result["win_share"] <= high <= 1 and result["commit"] and result["measured"]
+        for level, result in figures.get("sequential", {}).items():  # a verdict against the level's own opponent
+            assert (
+                level in LEVELS
+                and result["opponent"] in LEVELS
+                and result["sprt"]["outcome"] in ("H0", "H1", "undecided")
+            )
+            assert figures["players"] > 1 or f"over_{result['opponent']}" in result
+            assert result["form"] in ("compiled", "pure") and result["games"] > 0 and result["commit"]
         json.dumps(figures)
 
 

@@ -151,13 +151,40 @@ def test_a_result_against_pimc_is_written_beside_the_levels_own(
     assert set(again["levels"]) == {"medium", "hard"}
 
 
+def test_a_sequential_verdict_against_the_levels_own_opponent_is_written_beside_its_fixed_sample(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    strength = load("strength")
+    medium = {"win_share": 0.7, "ci95": [0.6, 0.8], "opponent": "easy", "games": 9}
+    medium |= {"commit": "aaaaaaa", "measured": "2026-12-01"}
+    stored = {"barrell-2": {"game": "barrell", "players": 2, "commit": "aaaaaaa", "measured": "2026-12-01"}}
+    stored["barrell-2"] |= {"levels": {"medium": medium}, "time": {"expert_seconds_per_move": 0.7}}
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps(stored))
+    monkeypatch.setattr(strength, "STRENGTH_FILE", path)
+    argv = ["strength.py", "--cases", "barrell-2", "--levels", "medium", "--sprt", "0.6,0.7", "--max-deals", "2"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--workers", "1", "--write"])
+    strength.main()
+    assert "written to" in capsys.readouterr().out
+    case = json.loads(path.read_text())["barrell-2"]
+    # the fixed sample, the case's stamp and its time stay; the verdict is kept beside them with its seed and form
+    assert case["levels"] == stored["barrell-2"]["levels"] and case["time"] == stored["barrell-2"]["time"]
+    assert (case["commit"], case["measured"]) == ("aaaaaaa", "2026-12-01") and "against_pimc" not in case
+    verdict = case["sequential"]["medium"]
+    assert verdict["opponent"] == "easy" and verdict["sprt"]["outcome"] == "undecided" and verdict["deals"] == 2
+    assert (verdict["seed"], verdict["measured"]) == (1, datetime.date.today().isoformat())
+    table = strength.markdown_table({"barrell-2": case})
+    assert (
+        f"| barrell-2 | medium | easy, {verdict['form']}; SPRT 0.6/0.7: undecided at the cap of 2 deals, LLR" in table
+    )
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
         (["--opponent", "pimc"], "--opponent pimc is time-matched: give --seconds"),
         (["--sprt", "0.7,0.6"], "--sprt: the SPRT needs finite bounds with H0 below H1"),
         (["--sprt", "0.6"], "--sprt takes two bounds H0,H1"),
-        (["--sprt", "0.6,0.7", "--write"], "drop --write"),
         (["--opponent", "random", "--write"], "drop --write"),
         (["--seconds", "1", "--write"], "drop --write"),
         (["--variant", "guide_z=1", "--write"], "--variant measures a change to the levels, not the levels"),

@@ -129,7 +129,10 @@ def levels_table(games: Sequence[type[Game[Any]]]) -> Table:
             if level in ("hard", "expert") and not settings:
                 plays += " (search not yet stronger)"
             lines = [
-                line for figures in cases for line in (strength_line(figures, level), pimc_line(figures, level)) if line
+                line
+                for figures in cases
+                for make_line in (strength_line, sequential_line, pimc_line)
+                if (line := make_line(figures, level))
             ]
             shown = "\n".join(lines) if lines else "[dim]not measured[/dim]"
             table.add_row(cls.name if level == LEVELS[0] else "", level, plays, shown)
@@ -188,12 +191,26 @@ def pimc_line(figures: dict[str, Any], level: str) -> str:
     result = figures.get("against_pimc", {}).get(level)
     if result is None:
         return ""
-    matched = f"pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
-    if "over_pimc" in result:  # alone: the score gain over PIMC on the same deals
-        gain = gain_text(result["over_pimc"]["score"], matched, " points")
-        text = f"{figures['settings']}: mean score {result['mean_score']:.1f}, {gain}"
+    return tested_line(figures, result, "pimc", f"pimc, both {result['seconds_a_move']:g} s a move {result['form']}")
+
+
+def sequential_line(figures: dict[str, Any], level: str) -> str:
+    """One level's comparison with its own opponent decided by a sequential test in one setting (beside its fixed
+    sample: a test that stops early decides a goal but overstates the gain it stops on), or nothing."""
+    result = figures.get("sequential", {}).get(level)
+    if result is None:
+        return ""
+    return tested_line(figures, result, result["opponent"], f"{result['opponent']}, {result['form']}")
+
+
+def tested_line(figures: dict[str, Any], result: dict[str, Any], opponent: str, against: str) -> str:
+    """A result against ``opponent`` (described as ``against``): the win share (alone: the mean score and its gain
+    over the opponent on the same deals), the games, and the sequential test's verdict where one decided it."""
+    gain = result.get(f"over_{opponent}", {}).get("score")
+    if gain:  # alone: the score gain over the other bot on the same deals
+        text = f"{figures['settings']}: mean score {result['mean_score']:.1f}, {gain_text(gain, against, ' points')}"
     else:
-        text = f"{figures['settings']}: {share_text(result)} vs {matched}"
+        text = f"{figures['settings']}: {share_text(result)} vs {against}"
     test = result.get("sprt")
     verdict = ""
     if test is not None:
