@@ -552,7 +552,7 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 against = (
                     f"pimc, both {result['seconds_a_move']:g} s a move {result['form']}"
                     if key == "against_pimc"
-                    else f"{result['opponent']}, {result['form']}"
+                    else result["opponent"]  # budgets, not seconds: the same games in either form
                 )
                 rows.append(
                     f"| {case} | {level} | {against}{_score(result)}{_sprt(result)} | {result['games']} | "

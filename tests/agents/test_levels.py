@@ -137,16 +137,14 @@ def test_a_sequential_verdict_against_the_levels_own_opponent_is_shown_beside_th
     solo["over_medium"] = {"score": {"mean": 6.1, "ci95": [1.9, 10.2]}, "wins": {"mean": 0.42, "ci95": [0.1, 0.7]}}
     figures: dict[str, Any] = {"settings": "solo", "levels": {}, "sequential": {"expert": solo}}
     assert sequential_line(figures, "expert") == (
-        "solo: mean score 18.4, +6.1 [+1.9, +10.2] points over medium, compiled (12 games of 12 deals; SPRT 0/3: "
-        "H1 (3) accepted)"
+        "solo: mean score 18.4, +6.1 [+1.9, +10.2] points over medium (12 games of 12 deals; SPRT 0/3: H1 (3) accepted)"
     )
     assert sequential_line(figures, "hard") == ""
     duel = {"win_share": 0.66, "ci95": [0.6, 0.72], "opponent": "medium", "games": 180, "deals": 90, "form": "pure"}
     duel["sprt"] = {"h0": 0.55, "h1": 0.65, "outcome": "H0"}
     figures = {"settings": "2 players, a match to 50", "levels": {}, "sequential": {"expert": duel}}
     assert sequential_line(figures, "expert") == (
-        "2 players, a match to 50: 66% [60%–72%] vs medium, pure (180 games of 90 deals; SPRT 0.55/0.65: H0 (0.55) "
-        "accepted)"
+        "2 players, a match to 50: 66% [60%–72%] vs medium (180 games of 90 deals; SPRT 0.55/0.65: H0 (0.55) accepted)"
     )
 
 

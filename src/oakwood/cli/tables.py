@@ -200,7 +200,7 @@ def sequential_line(figures: dict[str, Any], level: str) -> str:
     result = figures.get("sequential", {}).get(level)
     if result is None:
         return ""
-    return tested_line(figures, result, result["opponent"], f"{result['opponent']}, {result['form']}")
+    return tested_line(figures, result, result["opponent"], result["opponent"])  # budgets, not seconds: any form
 
 
 def tested_line(figures: dict[str, Any], result: dict[str, Any], opponent: str, against: str) -> str:
