@@ -43,6 +43,13 @@ far, so a run stopped by hand still says what it reached. ``--write`` with ``--s
 opponents stores each level's verdict beside its fixed sample (``sequential``, with the seed and the form that
 ran it; ``oakwood games`` shows both): a test that stops early decides a goal, a fixed sample measures the gain.
 
+``--check`` plays each stored result's moves print (``moves_print``: the first moves of one seeded game of the
+level against its opponent, with its searches' visits) and says whether the bots still play as they did when the
+result was measured; with ``--write`` it marks those that do not ``stale`` (``oakwood games`` says so beside the
+figure) until they are measured again. ``tests/benchmarks/test_strength_prints.py`` runs the same check, so a
+change to a bot cannot leave the figures describing the bot before it without a word.
+
+    python benchmarks/strength.py --check --write                    # mark the results the bots have outgrown
     python benchmarks/strength.py                                   # every case, the default number of games
     python benchmarks/strength.py --cases barrell-2 --matches 60 --write
     python benchmarks/strength.py --cases nutty-4 --levels expert --seconds 1      # expert at 1 s a move at most
@@ -57,7 +64,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import datetime
+import hashlib
 import inspect
 import json
 import math
@@ -431,6 +440,8 @@ def measure(
             settings = settings_for(level, versus, seconds, variant)
             result = against(case, level, str(versus), games, workers, seed, settings=settings)
         figures["levels"][level] = {**result, "commit": figures["commit"], "measured": figures["measured"]}
+        if versus != "pimc":  # time-matched PIMC plays differently on every run: no print to check
+            figures["levels"][level]["moves"] = moves_print(case, level, versus)
         low, high = result["ci95"]
         shown = f"vs {versus:6}" if players > 1 else "solo     "
         print(
@@ -446,6 +457,93 @@ def measure(
     figures["time"] = search_times(case, seed, seconds) if searched and own else {}
     print(f"{case:11} time: {figures['time']}", flush=True)
     return figures
+
+
+#: The level's decisions with a choice that a moves print covers (see ``moves_print``).
+PRINT_DECISIONS = 4
+
+
+class _Printed(Exception):
+    """The moves print has seen the decisions it covers: the game stops there."""
+
+
+class _Printing:
+    """A bot whose decisions with a choice are counted (the game stops after ``left`` of them) and whose searches'
+    iterations and visits by action go into ``digest`` (a bot that does not search adds only its moves)."""
+
+    def __init__(self, bot: Any, left: int, digest: Any, index: dict[Hashable, int]) -> None:
+        self.bot, self.left, self.digest, self.index = bot, left, digest, index
+        self.name = getattr(bot, "name", "bot")
+        self.searches = getattr(bot, "searches", False)
+        self.reads_observation = getattr(bot, "reads_observation", True)
+
+    def act(self, view: PlayerView) -> Hashable | Choice:
+        """The bot's answer; the game stops at its decision after the last one covered."""
+        if len(view.legal_actions) > 1:
+            if self.left == 0:
+                raise _Printed
+            self.left -= 1
+        answer = self.bot.act(view)
+        report = getattr(self.bot, "last", None)
+        if report is not None and len(view.legal_actions) > 1:
+            visits = sorted((self.index[action], n) for action, n in report.visits.items())
+            self.digest.update(f"search {report.iterations} {visits};".encode())
+        return answer  # type: ignore[no-any-return]
+
+
+def moves_print(case: str, level: str, opponent: str | None) -> str:
+    """What ``level`` and ``opponent`` (None: solo) play today, as 16 hex digits: one seeded game of ``case``, the
+    level at seat 0, until the level's decision after its first ``PRINT_DECISIONS`` with a choice — every action
+    applied, and each search's iterations and visits by action. A budget in iterations makes it the same in
+    either form and on any machine, so a result stored with its print (``"moves"``) can be checked against the
+    bots of today (``check_prints``): a change to a level, its guide or its opponent changes the print, and the
+    figure measured before it no longer describes them. Against time-matched PIMC there is none (a time budget
+    plays differently on every run)."""
+    name, players, options, _ = CASES[case]
+    game = load(name, **options)
+    digest = hashlib.sha256()
+    index = game.codec.index
+    agents: list[Any] = [_Printing(make_agent(game, level, seed=1), PRINT_DECISIONS, digest, index)]
+    agents += [make_agent(game, str(opponent), seed=1 + seat) for seat in range(1, players)]
+
+    def applied(_state: Any, seat: int, action: Hashable) -> None:
+        digest.update(f"{seat}:{index[action]};".encode())
+
+    with contextlib.suppress(_Printed):  # the decisions covered are seen: the rest of the game is not played
+        play_match(game, agents, 0, record_events=False, on_step=applied)
+    return digest.hexdigest()[:16]
+
+
+def stored_results(stored: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """Every stored result that a moves print can check: (case, where, level, result), ``where`` being ``levels``
+    or ``sequential`` (results against time-matched PIMC have no print)."""
+    return [
+        (case, where, level, result)
+        for case, figures in stored.items()
+        for where in ("levels", "sequential")
+        for level, result in figures.get(where, {}).items()
+    ]
+
+
+def check_prints(stored: dict[str, Any], mark: str | None = None) -> list[str]:
+    """Each checkable result's state, one line each: ``current`` (its print is today's), ``stale`` (the bots play
+    otherwise now) or ``unchecked`` (stored without a print). With ``mark`` (a commit), a result whose print
+    differs is marked ``stale`` in ``stored`` (``{"since": mark}``), and one whose print is today's again loses
+    the mark."""
+    lines = []
+    for case, where, level, result in stored_results(stored):
+        if "moves" not in result:
+            state = "unchecked"
+        elif result["moves"] == moves_print(case, level, result["opponent"]):
+            state = "current"
+            if mark is not None:
+                result.pop("stale", None)
+        else:
+            state = "stale"
+            if mark is not None:
+                result.setdefault("stale", {"since": mark})
+        lines.append(f"{case:17} {where:10} {level:6} measured at {result['commit']}: {state}")
+    return lines
 
 
 #: Where a case keeps results that are not its levels' fixed samples: sequential tests against the levels' own
@@ -521,6 +619,11 @@ def _sprt(result: dict[str, Any]) -> str:
     )
 
 
+def _stale(result: dict[str, Any]) -> str:
+    """After a result's commit: that its bots play otherwise now, and the commit that found it (``--check --write``)."""
+    return f" (stale, found at {result['stale']['since']})" if "stale" in result else ""
+
+
 def _form(timing: dict[str, Any]) -> str:
     """The form a time was measured in, after the time (times stored before the form was recorded have none)."""
     return f" {timing['form']}" if "form" in timing else ""
@@ -543,7 +646,7 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 f"| {result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} "
                 f"| {'' if seconds is None else f'{seconds:.2f}'}{_form(timing) if seconds is not None else ''} "
                 f"| {timing.get('iterations_per_second', '') if seconds is not None else ''} "
-                f"| {result.get('commit', figures['commit'])} |"
+                f"| {result.get('commit', figures['commit'])}{_stale(result)} |"
             )
         for key in BESIDE:
             for level in [level for level in LEVELS if level in figures.get(key, {})]:
@@ -556,7 +659,8 @@ def markdown_table(stored: dict[str, Any]) -> str:
                 )
                 rows.append(
                     f"| {case} | {level} | {against}{_score(result)}{_sprt(result)} | {result['games']} | "
-                    f"{result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} | | | {result['commit']} |"
+                    f"{result['win_share']:.2f} [{low:.2f}, {high:.2f}] | {1 / players:.2f} | | | {result['commit']}"
+                    f"{_stale(result)} |"
                 )
     return "\n".join(rows)
 
@@ -590,6 +694,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the figures in the package's strength.json")
     parser.add_argument("--table", action="store_true", help="print the stored figures as Markdown and stop")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check each stored result's moves print against today's bots and stop (with --write: mark the stale)",
+    )
     parser.add_argument("--seconds", type=float, help="cap every search of hard and expert at this many seconds")
     parser.add_argument("--opponent", help="the bot at every other seat of every level measured (pimc: time-matched)")
     parser.add_argument("--sprt", metavar="H0,H1", help="decide each comparison by an SPRT with these bounds")
@@ -631,6 +740,14 @@ def main() -> None:
         print(f"hard and expert with {', '.join(args.variant)}", flush=True)
     if args.table:
         print(markdown_table(json.loads(STRENGTH_FILE.read_text())))
+        return
+    if args.check:
+        stored = json.loads(STRENGTH_FILE.read_text())
+        for line in check_prints(stored, mark=commit() if args.write else None):
+            print(line, flush=True)
+        if args.write:
+            STRENGTH_FILE.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
+            print(f"written to {STRENGTH_FILE}")
         return
     for case in args.cases:
         only = tuple(level.strip() for level in args.levels.split(","))

@@ -173,6 +173,7 @@ def test_a_sequential_verdict_against_the_levels_own_opponent_is_written_beside_
     verdict = case["sequential"]["medium"]
     assert verdict["opponent"] == "easy" and verdict["sprt"]["outcome"] == "undecided" and verdict["deals"] == 2
     assert (verdict["seed"], verdict["measured"]) == (1, datetime.date.today().isoformat())
+    assert verdict["moves"] == strength.moves_print("barrell-2", "medium", "easy")  # what the bots played, to check
     table = strength.markdown_table({"barrell-2": case})
     assert "| barrell-2 | medium | easy; SPRT 0.6/0.7: undecided at the cap of 2 deals, LLR" in table
 

@@ -163,6 +163,13 @@ def played_text(result: dict[str, Any]) -> str:
     return f"{result['games']} games" + (f" of {result['deals']} deals" if "deals" in result else "")
 
 
+def stale_text(result: dict[str, Any]) -> str:
+    """Where the bots no longer play as they did when ``result`` was measured (``strength.py --check`` marks it),
+    a note saying so; otherwise nothing."""
+    stale = result.get("stale")
+    return "" if stale is None else f"; stale: its bots play otherwise now (found at {stale['since']})"
+
+
 def strength_line(figures: dict[str, Any], level: str) -> str:
     """One level's measured result in one setting (and its time per move), or nothing."""
     result = figures["levels"].get(level)
@@ -178,11 +185,11 @@ def strength_line(figures: dict[str, Any], level: str) -> str:
         text = f"{figures['settings']}: {share} vs {result['opponent']}"
     timing = figures.get("time", {})
     seconds = timing.get(f"{level}_seconds_per_move")
-    played = played_text(result)
+    played, stale = played_text(result), stale_text(result)
     if seconds is None:
-        return f"{text} ({played})"
+        return f"{text} ({played}{stale})"
     form = f" {timing['form']}" if "form" in timing else ""  # compiled searches about twice as fast as pure
-    return f"{text} ({played}, {seconds:.2f} s a move{form})"
+    return f"{text} ({played}, {seconds:.2f} s a move{form}{stale})"
 
 
 def pimc_line(figures: dict[str, Any], level: str) -> str:
@@ -218,4 +225,4 @@ def tested_line(figures: dict[str, Any], result: dict[str, Any], opponent: str, 
             test["outcome"], "undecided"
         )
         verdict = f"; SPRT {test['h0']:g}/{test['h1']:g}: {outcome}"
-    return f"{text} ({played_text(result)}{verdict})"
+    return f"{text} ({played_text(result)}{verdict}{stale_text(result)})"
