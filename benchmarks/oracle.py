@@ -25,7 +25,7 @@ import statistics
 import time
 from collections.abc import Hashable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import checkout  # noqa: F401  (oakwood: this checkout's sources, or a build PYTHONPATH names)
@@ -79,16 +79,7 @@ class Oracle:
 
     def act(self, view: PlayerView) -> Hashable | Choice:
         """The wrapped bot's answer from worlds of the truth."""
-        seeing = OracleView(
-            seat=view.seat,
-            legal_actions=view.legal_actions,
-            game=view.game,
-            decision=view.decision,
-            num_players=view.num_players,
-            _observation=view.observation,
-            _world=None,
-            _truth=self.holder[0],
-        )
+        seeing = OracleView(**{f.name: getattr(view, f.name) for f in fields(PlayerView)}, _truth=self.holder[0])
         return self.bot.act(seeing)  # type: ignore[no-any-return]
 
 
