@@ -33,11 +33,9 @@ from strength import CASES, parse_settings
 
 from oakwood.agents import make_agent
 from oakwood.arena.match import play_match
-from oakwood.arena.stats import derive_seed
+from oakwood.arena.stats import Z95, derive_seed
 from oakwood.engine import Rng, State, load
 from oakwood.engine.agent import Choice, PlayerView
-
-Z95 = 1.959963984540054
 
 
 def unknowable_redrawn(truth: State, rng: Rng) -> State:
