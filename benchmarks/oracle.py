@@ -65,19 +65,20 @@ class OracleView(PlayerView):
 
 
 class Oracle:
-    """A searching bot handed the live state of its match (``holder[0]``) instead of its seat's worlds."""
+    """A searching bot handed the live state of its match (``truth``, which the match changes in place) instead of
+    its seat's worlds."""
 
     searches = True  # asks for a world like the plain expert, so the match draws its world generator alike
     reads_observation = True
 
-    def __init__(self, bot: Any, holder: list[State]) -> None:
+    def __init__(self, bot: Any, truth: State) -> None:
         self.bot = bot
         self.name = f"oracle {getattr(bot, 'name', 'bot')}"
-        self.holder = holder
+        self.truth = truth
 
     def act(self, view: PlayerView) -> Hashable | Choice:
         """The wrapped bot's answer from worlds of the truth."""
-        seeing = OracleView(**{f.name: getattr(view, f.name) for f in fields(PlayerView)}, _truth=self.holder[0])
+        seeing = OracleView(**{f.name: getattr(view, f.name) for f in fields(PlayerView)}, _truth=self.truth)
         return self.bot.act(seeing)  # type: ignore[no-any-return]
 
 
@@ -98,7 +99,7 @@ def play_deal(job: tuple[str, int, int, bool, dict[str, Any]]) -> float:
             level = "expert" if seat == expert_seat else "medium"
             extra = settings if level == "expert" else {}
             bot = make_agent(game, level, seed=derive_seed(game_seed, seat + 1), **extra)
-            agents.append(Oracle(bot, [state]) if sees and seat == expert_seat else bot)
+            agents.append(Oracle(bot, state) if sees and seat == expert_seat else bot)
         result = play_match(game, agents, game_seed, state=state, record_events=False)
         share += result.returns[expert_seat] / players
     return share

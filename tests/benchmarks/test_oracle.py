@@ -33,7 +33,7 @@ def test_the_oracle_searches_worlds_of_the_truth() -> None:
             return view.legal_actions[0]
 
     seat = state.to_act()[0]
-    oracle.Oracle(Spy(), [state]).act(PlayerView.of(state, seat))
+    oracle.Oracle(Spy(), state).act(PlayerView.of(state, seat))
     assert len(seen) == 3 and all(world.hands == state.hands for world in seen)  # type: ignore[attr-defined]
 
 

@@ -18,9 +18,7 @@ from tests.benchmarks.test_scripts import load
 STORED = measured_strength()
 RESULTS = [
     pytest.param(case, where, level, id=f"{case}-{where}-{level}")
-    for case, figures in STORED.items()
-    for where in ("levels", "sequential")
-    for level in figures.get(where, {})
+    for case, where, level, _ in load("strength").stored_results(STORED)
 ]
 
 
