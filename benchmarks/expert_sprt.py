@@ -7,7 +7,8 @@ the variant's per-deal win share feeds the GSPRT of ``oakwood.arena.sprt`` after
 when the test accepts a hypothesis or after ``--max-deals`` deals ("undecided"). Budgets are iterations, so a
 run gives the same deals and moves on any machine and at any load (fair on a shared VM); the seconds a move of
 both bots are printed too (a ratio, since the VM's speed drifts). ``--base KEY=VALUE`` changes both bots (the
-test plays tiny budgets this way).
+test plays tiny budgets this way). ``--value-net WEIGHTS`` gives the variant a learned leaf evaluation, the
+network ``value_net.py train`` wrote, in place of the game's ``estimate_returns``.
 
     python benchmarks/expert_sprt.py squarrels-2 --variant confirm=20 --h0 0.5 --h1 0.58
 """
@@ -53,13 +54,24 @@ class Timed:
         return result  # type: ignore[no-any-return]
 
 
-def play_deal(job: tuple[str, int, dict[str, Any], dict[str, Any]]) -> tuple[float, float, int, float, int]:
+def value_net_evaluator(game: Any, players: int, weights: str) -> Any:
+    """The leaf evaluation of ``value_net.py``'s network in ``weights`` (a file it wrote) for ``game``."""
+    import numpy as np
+    from value_net import NetEvaluator, ValueNet
+
+    with np.load(weights) as loaded:
+        return NetEvaluator(game, players, ValueNet(dict(loaded)))
+
+
+def play_deal(job: tuple[str, int, dict[str, Any], dict[str, Any], str | None]) -> tuple[float, float, int, float, int]:
     """One duplicate deal: the variant at each seat in turn, ``expert`` at the others, both with the ``base``
-    settings first. (The variant's mean return, its seconds and searched moves, the experts' seconds and searched
-    moves.)"""
-    case, deal, variant, base = job
+    settings first, the variant's leaves scored by the network in ``weights`` if given. (The variant's mean
+    return, its seconds and searched moves, the experts' seconds and searched moves.)"""
+    case, deal, variant, base, weights = job
     name, players, options, _ = CASES[case]
     game = load(name, **options)
+    if weights is not None:
+        variant = {**variant, "evaluate": value_net_evaluator(game, players, weights)}
     share, mine, theirs = 0.0, [0.0, 0], [0.0, 0]
     for seat in range(players):
         bots = []
@@ -86,10 +98,11 @@ def main() -> None:
     """Run the test and print its progress after every batch, then a summary line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", required=True)
+    parser.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument(
         "--base", action="append", default=[], metavar="KEY=VALUE", help="settings of both bots (the variant on top)"
     )
+    parser.add_argument("--value-net", metavar="WEIGHTS", help="the variant's leaf evaluation: value_net.py's network")
     parser.add_argument("--h0", type=float, default=0.5)
     parser.add_argument("--h1", type=float, default=0.58)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -103,6 +116,10 @@ def main() -> None:
         variant, base = parse_settings(args.variant), parse_settings(args.base)
     except ValueError as error:
         parser.error(str(error))
+    if not variant and args.value_net is None:
+        parser.error("a variant needs --variant KEY=VALUE or --value-net WEIGHTS")
+    if args.value_net is not None:
+        args.variant.append(f"value_net={Path(args.value_net).name}")
     sprt = Sprt(args.h0, args.h1, args.alpha, args.beta)
     started = time.perf_counter()
     deals = 0
@@ -111,7 +128,7 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         while deals < args.max_deals and sprt.verdict() is None:
             upto = min(deals + args.batch, args.max_deals)
-            jobs = [(args.case, args.seed + d, variant, base) for d in range(deals, upto)]
+            jobs = [(args.case, args.seed + d, variant, base, args.value_net) for d in range(deals, upto)]
             for share, ms, mn, ts, tn in pool.map(play_deal, jobs):
                 sprt.add(share)
                 totals[0] += ms

@@ -211,6 +211,15 @@ def compare(data: dict[str, NDArray[Any]], net: ValueNet) -> None:
         )
 
 
+def load_positions(paths: list[str]) -> dict[str, NDArray[Any]]:
+    """The positions of the ``data`` files at ``paths``, joined (files of several seeds make one set)."""
+    parts = []
+    for path in paths:
+        with np.load(path) as loaded:
+            parts.append(dict(loaded))
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
 def main() -> None:
     """Parse the command line and run the step asked for."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -223,7 +232,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", default="64,32", help="hidden layer sizes")
     parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--data", help="positions (.npz) to train on or compare with")
+    parser.add_argument(
+        "--data", action="append", default=[], help="positions (.npz) to train on or compare with; repeat to join files"
+    )
     parser.add_argument("--weights", help="the network's weights (.npz)")
     parser.add_argument("--out", help="where to write positions or weights")
     parser.add_argument("--iterations", type=int, default=300, help="each search's budget in a duel")
@@ -237,17 +248,14 @@ def main() -> None:
         np.savez_compressed(args.out, **data)
         print(f"{len(data['y']):,} positions of {args.games:,} games in {time.perf_counter() - start:.0f} s")
     elif args.step == "train":
-        with np.load(args.data) as loaded:
-            data = dict(loaded)
+        data = load_positions(args.data)
         weights = train(data, tuple(int(h) for h in args.hidden.split(",")), args.epochs, args.seed)
         np.savez(args.out, **weights)
         print(f"trained on {len(data['y']):,} positions in {time.perf_counter() - start:.0f} s")
     elif args.step == "compare":
-        with np.load(args.data) as loaded:
-            data = dict(loaded)
         with np.load(args.weights) as loaded:
             net = ValueNet(dict(loaded))
-        compare(data, net)
+        compare(load_positions(args.data), net)
     else:
         with np.load(args.weights) as loaded:
             net = ValueNet(dict(loaded))

@@ -26,6 +26,11 @@ def test_positions_a_network_and_a_search_scored_by_it(tmp_path: Path) -> None:
     # the two rows of a position are the two seats' views of it: their estimates share the position's whole
     assert np.allclose(data["estimate"][0::2] + data["estimate"][1::2], 1.0, atol=1e-5)
 
+    np.savez(tmp_path / "a.npz", **data)
+    np.savez(tmp_path / "b.npz", **value_net.play_positions(game, 2, games=3, seed=2, sample=0.2))
+    joined = value_net.load_positions([str(tmp_path / "a.npz"), str(tmp_path / "b.npz")])  # chunks of a run
+    assert len(joined["y"]) > rows and np.array_equal(joined["x"][:rows], data["x"])
+
     weights = value_net.train(data, hidden=(8,), epochs=1, seed=0)
     np.savez(tmp_path / "value.npz", **weights)
     with np.load(tmp_path / "value.npz") as loaded:
