@@ -241,6 +241,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400, help="the most duplicate deals a duel plays")
     parser.add_argument("--sprt", default="0.5,0.55", help="a duel's H0,H1 as the network bot's win share")
     args = parser.parse_args()
+    if args.step in ("train", "compare") and not args.data:
+        parser.error(f"{args.step} needs --data: the positions a data step wrote")
     start = time.perf_counter()
     if args.step == "data":
         game = load_game(args.game, args.option)

@@ -45,3 +45,13 @@ def test_positions_a_network_and_a_search_scored_by_it(tmp_path: Path) -> None:
     scored = ISMCTSAgent(seed=0, iterations=10, playout_steps=4, evaluate=evaluate)
     agents = [scored, ISMCTSAgent(seed=1, iterations=10, playout_steps=4)]
     assert play_match(game, agents, seed=2).state.is_terminal()  # legal moves to the end: the runner checks each
+
+
+def test_training_without_positions_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    value_net = load("value_net")
+    monkeypatch.setattr("sys.argv", ["value_net.py", "train", "--out", "value.npz"])
+    with pytest.raises(SystemExit):
+        value_net.main()
+    assert "train needs --data" in capsys.readouterr().err
