@@ -56,11 +56,9 @@ class Timed:
 
 def value_net_evaluator(game: Any, players: int, weights: str) -> Any:
     """The leaf evaluation of ``value_net.py``'s network in ``weights`` (a file it wrote) for ``game``."""
-    import numpy as np
     from value_net import NetEvaluator, ValueNet
 
-    with np.load(weights) as loaded:
-        return NetEvaluator(game, players, ValueNet(dict(loaded)))
+    return NetEvaluator(game, players, ValueNet.read(weights))
 
 
 def play_deal(job: tuple[str, int, dict[str, Any], dict[str, Any], str | None]) -> tuple[float, float, int, float, int]:

@@ -96,6 +96,12 @@ class ValueNet:
     def __init__(self, weights: dict[str, NDArray[np.float32]]) -> None:
         self.layers = [(weights[f"w{i}"], weights[f"b{i}"]) for i in range(len(weights) // 2)]
 
+    @classmethod
+    def read(cls, path: str) -> ValueNet:
+        """The network whose weights ``train`` wrote to ``path``."""
+        with np.load(path) as loaded:
+            return cls(dict(loaded))
+
     def __call__(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
@@ -255,12 +261,9 @@ def main() -> None:
         np.savez(args.out, **weights)
         print(f"trained on {len(data['y']):,} positions in {time.perf_counter() - start:.0f} s")
     elif args.step == "compare":
-        with np.load(args.weights) as loaded:
-            net = ValueNet(dict(loaded))
-        compare(load_positions(args.data), net)
+        compare(load_positions(args.data), ValueNet.read(args.weights))
     else:
-        with np.load(args.weights) as loaded:
-            net = ValueNet(dict(loaded))
+        net = ValueNet.read(args.weights)
         h0, h1 = (float(v) for v in args.sprt.split(","))
         duel(load_game(args.game, args.option), args.players, net, args.iterations, args.deals, args.seed, (h0, h1))
 

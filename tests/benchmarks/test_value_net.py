@@ -33,8 +33,7 @@ def test_positions_a_network_and_a_search_scored_by_it(tmp_path: Path) -> None:
 
     weights = value_net.train(data, hidden=(8,), epochs=1, seed=0)
     np.savez(tmp_path / "value.npz", **weights)
-    with np.load(tmp_path / "value.npz") as loaded:
-        net = value_net.ValueNet(dict(loaded))
+    net = value_net.ValueNet.read(str(tmp_path / "value.npz"))
     p = net(data["x"])
     assert p.shape == (rows,) and np.all((p > 0) & (p < 1))
 
